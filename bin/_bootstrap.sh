@@ -1,0 +1,21 @@
+# Sourced by the bin/ scripts: make sure the project's virtual environment exists and is
+# current (it is created on first use and refreshed when pyproject.toml changes).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="${PYSTREAM_VENV:-$ROOT/.venv}"
+STAMP="$VENV/.pystream-installed"
+want="$(sha256sum "$ROOT/pyproject.toml" | cut -d' ' -f1)"
+if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$want" ]; then
+    PY="${PYTHON:-}"
+    if [ -z "$PY" ]; then
+        for candidate in python3.12 python3.11 python3.10 python3; do
+            if command -v "$candidate" >/dev/null 2>&1; then PY="$candidate"; break; fi
+        done
+    fi
+    [ -n "$PY" ] || { echo "pystream: no python3 (3.10 or newer) found" >&2; exit 1; }
+    echo "pystream: setting up $VENV (first run, takes a minute or two)..." >&2
+    [ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
+    "$VENV/bin/python" -m pip install --quiet --upgrade pip >&2
+    "$VENV/bin/python" -m pip install --quiet -e "$ROOT[dev]" >&2
+    echo "$want" > "$STAMP"
+fi

@@ -1,0 +1,91 @@
+"""``Configuration``: string key/value pairs, as in PyFlink."""
+from __future__ import annotations
+
+from typing import Dict, Optional, Set
+
+__all__ = ["Configuration"]
+
+
+class Configuration:
+    """Key/value settings of a job (``parallelism.default``, ``execution.runtime-mode``, ...).
+
+    Keys starting with ``spark.`` are passed to the Spark session.
+
+    >>> conf = Configuration().set_integer('parallelism.default', 2)
+    >>> conf.get_integer('parallelism.default', 1)
+    2
+    """
+
+    def __init__(self, other: Optional["Configuration"] = None):
+        self._data: Dict[str, str] = dict(other._data) if other is not None else {}
+
+    @classmethod
+    def from_dict(cls, map: Dict[str, str]) -> "Configuration":
+        conf = cls()
+        for k, v in map.items():
+            conf.set_string(k, v)
+        return conf
+
+    def get_string(self, key: str, default_value: Optional[str]) -> Optional[str]:
+        return self._data.get(key, default_value)
+
+    def set_string(self, key: str, value: str) -> "Configuration":
+        self._data[key] = str(value)
+        return self
+
+    def get_integer(self, key: str, default_value: int) -> int:
+        return int(self._data[key]) if key in self._data else default_value
+
+    def set_integer(self, key: str, value: int) -> "Configuration":
+        return self.set_string(key, str(int(value)))
+
+    def get_boolean(self, key: str, default_value: bool) -> bool:
+        if key not in self._data:
+            return default_value
+        return self._data[key].strip().lower() == "true"
+
+    def set_boolean(self, key: str, value: bool) -> "Configuration":
+        return self.set_string(key, "true" if value else "false")
+
+    def get_float(self, key: str, default_value: float) -> float:
+        return float(self._data[key]) if key in self._data else default_value
+
+    def set_float(self, key: str, value: float) -> "Configuration":
+        return self.set_string(key, repr(float(value)))
+
+    def get_bytearray(self, key: str, default_value: bytearray) -> bytearray:
+        return bytearray(self._data[key], "latin-1") if key in self._data else default_value
+
+    def set_bytearray(self, key: str, value: bytearray) -> "Configuration":
+        return self.set_string(key, bytes(value).decode("latin-1"))
+
+    def key_set(self) -> Set[str]:
+        return set(self._data)
+
+    def add_all_to_dict(self, target_dict: Dict) -> None:
+        target_dict.update(self._data)
+
+    def add_all(self, other: "Configuration", prefix: Optional[str] = None) -> "Configuration":
+        for k, v in other._data.items():
+            self._data[(prefix or "") + k] = v
+        return self
+
+    def contains_key(self, key: str) -> bool:
+        return key in self._data
+
+    def to_dict(self) -> Dict[str, str]:
+        return dict(self._data)
+
+    def remove_config(self, key: str) -> bool:
+        return self._data.pop(key, None) is not None
+
+    def __eq__(self, other):
+        return isinstance(other, Configuration) and self._data == other._data
+
+    def __hash__(self):
+        return hash(tuple(sorted(self._data.items())))
+
+    def __str__(self):
+        return str(self._data)
+
+    __repr__ = __str__

@@ -1,0 +1,35 @@
+"""``Flow``: a stream while it is being compiled, a DataFrame plus operators not yet run."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Optional, Tuple
+
+from pystream.common.typeinfo import TypeInformation
+from pystream.runtime.layout import Layout
+
+
+@dataclass(frozen=True)
+class Flow:
+    """``df`` has the columns of ``layout``; ``ops`` are fused Python operators still to run on
+    it, after which records have ``type_info``. ``parallelism`` is df's number of partitions."""
+
+    df: Any
+    layout: Layout
+    type_info: TypeInformation
+    parallelism: Optional[int]
+    bounded: bool
+    ops: Tuple = ()
+    chain_open: bool = True  # False after disable_chaining: the next operator starts a stage
+    event_time: bool = False  # records carry timestamps and a watermark is defined
+    watermark_delay_ms: Optional[int] = None
+
+    def then(self, op, type_info: TypeInformation) -> "Flow":
+        return replace(self, ops=self.ops + (op,), type_info=type_info)
+
+    def but(self, **changes) -> "Flow":
+        return replace(self, **changes)
+
+    @property
+    def settled(self) -> bool:
+        """No operator is pending and the columns already hold ``type_info``."""
+        return not self.ops and self.layout.type_info == self.type_info

@@ -1,0 +1,173 @@
+"""Running a job: the Spark actions (BATCH) or streaming queries (STREAMING) of its sinks.
+
+``Job.run()`` blocks until the job ends and raises a short ``JobExecutionError`` when it
+fails. Ctrl-C (KeyboardInterrupt) cancels the job: running queries are stopped and running
+Spark jobs interrupted before the interrupt propagates. ``Job.start()`` runs it in a thread
+(``execute_async``).
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import shutil
+import tempfile
+import threading
+import time
+from typing import List, Optional
+
+from pystream import graph
+from pystream.common.job import JobExecutionResult, JobID, JobStatus
+from pystream.compiler.settings import JobSettings
+from pystream.compiler.sinks import RunningQuery, plan_sink
+from pystream.compiler.translate import Compiler
+from pystream.errors import PystreamError
+from pystream.runtime.errors import spark_error
+
+POLL_SECONDS = 0.2
+
+
+class JobCancelled(PystreamError):
+    """The job was cancelled."""
+
+
+class Job:
+    """One execution of a job graph."""
+
+    def __init__(self, spark, settings: JobSettings, sinks: List[graph.Sink]):
+        self.spark = spark
+        self.settings = settings
+        self.sinks = list(sinks)
+        self.job_id = JobID()
+        self.name = settings.job_name
+        self.future: concurrent.futures.Future = concurrent.futures.Future()
+        self.started_at: Optional[float] = None
+        self._status = JobStatus.CREATED
+        self._cancelled = threading.Event()
+        self._queries: List[RunningQuery] = []
+        self._checkpoints: List[str] = []
+        self._tag = "pystream-%s" % self.job_id
+        self._lock = threading.Lock()
+
+    # -- public
+
+    def status(self) -> JobStatus:
+        return self._status
+
+    @property
+    def queries(self) -> list:
+        return [q.query for q in self._queries]
+
+    def start(self) -> "Job":
+        """Run in a background thread; the result arrives in ``future``."""
+        def target():
+            try:
+                self.run()
+            except BaseException:  # noqa: BLE001 - delivered through the future
+                pass
+        threading.Thread(target=target, daemon=True, name="pystream-%s" % self.name).start()
+        return self
+
+    def run(self) -> JobExecutionResult:
+        self.started_at = time.time()
+        self._status = JobStatus.RUNNING
+        try:
+            compiler = Compiler(self.spark, self.settings, self.sinks)
+            plans = [plan_sink(compiler, sink) for sink in self.sinks]
+            if self.settings.batch:
+                self._run_batch(plans)
+            else:
+                self._run_streaming(plans, compiler)
+        except KeyboardInterrupt:
+            self.cancel()
+            self._fail(JobCancelled("job '%s' was cancelled (Ctrl-C)" % self.name),
+                       JobStatus.CANCELED)
+            raise
+        except BaseException as e:  # noqa: BLE001
+            self._stop_all()
+            if self._cancelled.is_set():
+                error: BaseException = JobCancelled("job '%s' was cancelled" % self.name)
+                self._fail(error, JobStatus.CANCELED)
+            else:
+                error = e if isinstance(e, (PystreamError, TypeError, ValueError)) \
+                    else spark_error(e)
+                self._fail(error, JobStatus.FAILED)
+            raise error from None
+        finally:
+            self._cleanup()
+        result = JobExecutionResult(self.job_id, int((time.time() - self.started_at) * 1000),
+                                    job_name=self.name)
+        self._status = JobStatus.FINISHED
+        self.future.set_result(result)
+        return result
+
+    def cancel(self) -> None:
+        self._cancelled.set()
+        self._stop_all()
+        try:
+            self.spark.interruptTag(self._tag)
+        except Exception:  # noqa: BLE001 - nothing running
+            pass
+
+    # -- internals
+
+    def _fail(self, error: BaseException, status: JobStatus) -> None:
+        self._status = status
+        if not self.future.done():
+            self.future.set_exception(error)
+
+    def _run_batch(self, plans) -> None:
+        self.spark.addTag(self._tag)
+        try:
+            for plan in plans:
+                if self._cancelled.is_set():
+                    raise JobCancelled("job '%s' was cancelled" % self.name)
+                plan.run_batch()
+        finally:
+            self.spark.removeTag(self._tag)
+
+    def _run_streaming(self, plans, compiler: Compiler) -> None:
+        bounded = all(node.bounded for node in graph.walk(self.sinks)
+                      if isinstance(node, graph.Source))
+        trigger = {"availableNow": True} if bounded else {"processingTime": "0 seconds"}
+        if compiler.shuffle_partitions:
+            self.spark.conf.set("spark.sql.shuffle.partitions", str(compiler.shuffle_partitions))
+        for plan in plans:
+            checkpoint = tempfile.mkdtemp(prefix="pystream-checkpoint-")
+            self._checkpoints.append(checkpoint)
+            with self._lock:
+                if self._cancelled.is_set():
+                    raise JobCancelled("job '%s' was cancelled" % self.name)
+                self._queries.append(plan.start_stream(trigger, checkpoint))
+        self._await_queries()
+
+    def _await_queries(self) -> None:
+        while True:
+            active = [q for q in self._queries if q.query.isActive]
+            if not active:
+                break
+            for q in active:
+                q.query.awaitTermination(POLL_SECONDS)  # raises if the query failed
+        if self._cancelled.is_set():
+            raise JobCancelled("job '%s' was cancelled" % self.name)
+        for q in self._queries:
+            error = q.query.exception()
+            if error is not None:
+                raise error
+            q.finish()
+
+    def _stop_all(self) -> None:
+        with self._lock:
+            queries = list(self._queries)
+        for q in queries:
+            try:
+                q.query.stop()
+            except Exception:  # noqa: BLE001 - already stopped
+                pass
+
+    def _cleanup(self) -> None:
+        for q in self._queries:
+            try:
+                q.finish()
+            except Exception:  # noqa: BLE001
+                pass
+        for path in self._checkpoints:
+            shutil.rmtree(path, ignore_errors=True)

@@ -1,0 +1,21 @@
+"""What the compiler needs to know about the job besides its graph."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, Optional
+
+
+@dataclass(frozen=True)
+class JobSettings:
+    """A snapshot of the environment's settings at ``execute()``."""
+
+    job_name: str = "pystream job"
+    batch: bool = False
+    parallelism: int = 1  # the environment's default parallelism
+    parallelism_explicit: bool = False
+    max_parallelism: int = 128
+    job_parameters: Dict[str, str] = field(default_factory=dict)
+    checkpoint_dir: Optional[str] = None
+    checkpoint_interval_ms: Optional[int] = None
+    auto_watermark_interval_ms: int = 200
+    chaining: bool = True

@@ -1,0 +1,172 @@
+"""Sinks -> Spark actions (BATCH) or streaming queries (STREAMING); one function per sink class.
+
+Client sinks (print, collect) bring records back to this Python process: in BATCH mode with
+``toArrow()``, in STREAMING mode with ``foreachBatch`` on a classic session and by polling a
+memory sink over Spark Connect (where foreachBatch runs on the server).
+"""
+from __future__ import annotations
+
+import itertools
+import sys
+import threading
+from dataclasses import dataclass
+from functools import singledispatch
+from typing import Callable, Optional
+
+import pyarrow as pa
+
+from pystream import graph
+from pystream.compiler.flow import Flow
+from pystream.datastream.connectors.client import CollectSink, PrintSink
+from pystream.errors import UnsupportedFeatureError
+from pystream.runtime import records
+from pystream.runtime.formatting import java_string
+from pystream.runtime.layout import Layout
+
+PART = "__part"
+_query_names = itertools.count(1)
+
+
+@dataclass
+class SinkPlan:
+    """How to run one sink: ``run_batch()`` or ``start_stream(trigger, checkpoint)``."""
+
+    label: str
+    run_batch: Callable[[], None]
+    start_stream: Callable[[dict, str], "RunningQuery"]
+
+
+class RunningQuery:
+    """A streaming query of a sink (with ``finish()`` run once it has ended)."""
+
+    def __init__(self, query, finish: Optional[Callable[[], None]] = None):
+        self.query = query
+        self._finish = finish
+
+    def finish(self) -> None:
+        if self._finish is not None:
+            finish, self._finish = self._finish, None
+            finish()
+
+
+def is_connect(spark) -> bool:
+    return type(spark).__module__.startswith("pyspark.sql.connect")
+
+
+def plan_sink(compiler, node: graph.Sink) -> SinkPlan:
+    return sink_plan(node.sink, compiler, node)
+
+
+@singledispatch
+def sink_plan(sink, compiler, node: graph.Sink) -> SinkPlan:
+    raise UnsupportedFeatureError("sink %r is not supported by pystream" % (sink,))
+
+
+# ---------------------------------------------------------------------------------------------
+# client sinks
+
+
+def client_frame(compiler, node: graph.Sink):
+    """The sink's records as typed columns plus ``__part``, the sink subtask of each record."""
+    from pyspark.sql import functions as F
+
+    flow: Flow = compiler.flow(node.input)
+    p = compiler.parallelism_of(node, flow.parallelism) or flow.parallelism or 1
+    flow = compiler.repartitioned(flow, p)
+    flow = compiler.materialize(flow, Layout(flow.type_info))
+    return flow.df.withColumn(PART, F.spark_partition_id()), flow.type_info, p
+
+
+def _deliver_batch(spark, df, deliver: Callable[[pa.Table], None]) -> None:
+    deliver(df.toArrow())
+
+
+def _start_client_stream(spark, df, deliver: Callable[[pa.Table], None], trigger: dict,
+                         checkpoint: str) -> RunningQuery:
+    if not is_connect(spark):
+        writer = df.writeStream.foreachBatch(lambda batch, _id: deliver(batch.toArrow()))
+        query = writer.trigger(**trigger).option("checkpointLocation", checkpoint).start()
+        return RunningQuery(query)
+    return _MemoryPoller(spark, df, deliver, trigger, checkpoint).running()
+
+
+class _MemoryPoller:
+    """Spark Connect: the query writes to a memory table; a thread reads the new rows."""
+
+    def __init__(self, spark, df, deliver, trigger, checkpoint):
+        self.spark = spark
+        self.deliver = deliver
+        self.name = "pystream_client_%d" % next(_query_names)
+        self.seen = 0
+        self.query = (df.writeStream.format("memory").queryName(self.name).outputMode("append")
+                      .trigger(**trigger).option("checkpointLocation", checkpoint).start())
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._loop, daemon=True, name=self.name)
+        self._thread.start()
+
+    def _poll(self) -> None:
+        with self._lock:
+            table = self.spark.table(self.name).offset(self.seen).toArrow()
+            if table.num_rows:
+                self.seen += table.num_rows
+                self.deliver(table)
+
+    def _loop(self) -> None:
+        while not self._stop.wait(0.2):
+            try:
+                self._poll()
+            except Exception:  # noqa: BLE001 - the query's own error is reported by the job
+                return
+
+    def finish(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+        try:
+            self._poll()
+        finally:
+            self.spark.catalog.dropTempView(self.name)
+
+    def running(self) -> RunningQuery:
+        return RunningQuery(self.query, self.finish)
+
+
+@sink_plan.register
+def _print(sink: PrintSink, compiler, node: graph.Sink) -> SinkPlan:
+    df, type_info, p = client_frame(compiler, node)
+    decode = records.batch_decoder(type_info)
+    names = records.column_names(type_info)
+    identifier = sink.sink_identifier or ""
+
+    def prefix(part: int) -> str:
+        text = identifier
+        if p > 1:
+            text += (":" if text else "") + str(part % p + 1)
+        return text + "> " if text else ""
+
+    def deliver(table: pa.Table) -> None:
+        out = sys.stderr if sink.to_stderr else sys.stdout
+        values = decode([table.column(n).combine_chunks() for n in names])
+        parts = table.column(PART).to_pylist()
+        out.write("".join(prefix(part) + java_string(v, type_info) + "\n"
+                          for v, part in zip(values, parts)))
+        out.flush()
+
+    spark = compiler.spark
+    return SinkPlan(node.meta.label(), lambda: _deliver_batch(spark, df, deliver),
+                    lambda trigger, ckpt: _start_client_stream(spark, df, deliver, trigger, ckpt))
+
+
+@sink_plan.register
+def _collect(sink: CollectSink, compiler, node: graph.Sink) -> SinkPlan:
+    df, type_info, _ = client_frame(compiler, node)
+    decode = records.batch_decoder(type_info)
+    names = records.column_names(type_info)
+
+    def deliver(table: pa.Table) -> None:
+        sink.consumer(decode([table.column(n).combine_chunks() for n in names]))
+
+    spark = compiler.spark
+    batch_df = df.limit(sink.limit) if sink.limit is not None else df
+    return SinkPlan(node.meta.label(), lambda: _deliver_batch(spark, batch_df, deliver),
+                    lambda trigger, ckpt: _start_client_stream(spark, df, deliver, trigger, ckpt))

@@ -1,0 +1,107 @@
+"""Sources -> the first DataFrame of a stream (one function per source class)."""
+from __future__ import annotations
+
+from functools import singledispatch
+
+import pyarrow as pa
+
+from pystream import graph
+from pystream.common.typeinfo import Types
+from pystream.compiler.flow import Flow
+from pystream.datastream.connectors.collection import CollectionSource, SocketSource
+from pystream.datastream.connectors.datagen import DataGeneratorSource
+from pystream.datastream.connectors.number_seq import NumberSequenceSource
+from pystream.errors import PystreamError, UnsupportedFeatureError
+from pystream.runtime import pysource, records
+from pystream.runtime.layout import Layout
+
+
+def source_flow(compiler, node: graph.Source) -> Flow:
+    """The Flow of a Source node, with its timestamps assigned if a strategy is given."""
+    if compiler.settings.batch and not node.bounded:
+        raise PystreamError(
+            "Detected an UNBOUNDED source (%s) with the execution mode set to BATCH: this "
+            "combination is not allowed, use STREAMING or AUTOMATIC" % node.meta.label())
+    return translate_source(node.source, compiler, node)
+
+
+def read_python_source(compiler, spec: pysource.ReadSpec):
+    """A DataFrame reading ``spec`` through the ``pystream`` Python data source."""
+    pysource.register(compiler.spark)
+    option = pysource.encode_spec(spec)
+    if compiler.settings.batch:
+        return compiler.spark.read.format(pysource.FORMAT).option("spec", option).load()
+    return compiler.spark.readStream.format(pysource.FORMAT).option("spec", option).load()
+
+
+@singledispatch
+def translate_source(source, compiler, node: graph.Source) -> Flow:
+    raise UnsupportedFeatureError("source %r is not supported by pystream" % (source,))
+
+
+@translate_source.register
+def _collection(source: CollectionSource, compiler, node: graph.Source) -> Flow:
+    layout = Layout(node.output_type)
+    try:
+        columns = records.batch_encoder(node.output_type)(source.elements)
+    except records.RecordTypeError as e:
+        raise TypeError("from_collection: %s" % e) from None
+    batch = pa.RecordBatch.from_arrays(columns, schema=layout.arrow_schema())
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, batch.schema) as writer:
+        writer.write_batch(batch)
+    spec = pysource.ArrowRead(layout.spark_schema(), [sink.getvalue().to_pybytes()])
+    df = read_python_source(compiler, spec)
+    return Flow(df=df, layout=layout, type_info=node.output_type, parallelism=1, bounded=True)
+
+
+@translate_source.register
+def _number_sequence(source: NumberSequenceSource, compiler, node: graph.Source) -> Flow:
+    p = node.meta.parallelism or compiler.settings.parallelism
+    layout = Layout(Types.LONG())
+    df = read_python_source(compiler, pysource.RangeRead(source.start, source.end, p))
+    flow = Flow(df=df, layout=layout, type_info=Types.LONG(), parallelism=p, bounded=True)
+    return _retyped(compiler, node, flow)
+
+
+@translate_source.register
+def _data_generator(source: DataGeneratorSource, compiler, node: graph.Source) -> Flow:
+    p = node.meta.parallelism or compiler.settings.parallelism
+    layout = Layout(Types.LONG())
+    if source.count is not None:
+        df = read_python_source(compiler, pysource.RangeRead(0, source.count - 1, p)) \
+            if source.count else _empty_longs(compiler)
+    else:
+        from pyspark.sql import functions as F
+
+        rate = source.rows_per_second or 1
+        df = (compiler.spark.readStream.format("rate").option("rowsPerSecond", rate)
+              .option("numPartitions", p).load().select(F.col("value")))
+    flow = Flow(df=df, layout=layout, type_info=Types.LONG(), parallelism=p,
+                bounded=source.count is not None)
+    op = compiler.op(node, "map", source.generator_function, p)
+    return flow.then(op, node.output_type)
+
+
+def _empty_longs(compiler):
+    return read_python_source(compiler, pysource.ArrowRead(
+        Layout(Types.LONG()).spark_schema(), []))
+
+
+@translate_source.register
+def _socket(source: SocketSource, compiler, node: graph.Source) -> Flow:
+    if source.delimiter not in ("\n", "\r\n"):
+        raise UnsupportedFeatureError("socket_text_stream: Spark's socket source splits lines; "
+                                      "delimiter %r is not supported" % source.delimiter)
+    df = (compiler.spark.readStream.format("socket").option("host", source.host)
+          .option("port", source.port).load())
+    flow = Flow(df=df, layout=Layout(Types.STRING()), type_info=Types.STRING(), parallelism=1,
+                bounded=False)
+    return _retyped(compiler, node, flow)
+
+
+def _retyped(compiler, node: graph.Source, flow: Flow) -> Flow:
+    """A source whose declared type differs from what it reads converts each record."""
+    if node.output_type == flow.type_info:
+        return flow
+    return flow.but(type_info=node.output_type)

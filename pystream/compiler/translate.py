@@ -1,0 +1,304 @@
+"""Graph nodes -> Spark DataFrames: one translate function per node type.
+
+Stateless Python operators do not become Spark operators one by one: they accumulate on the
+``Flow`` and run as one ``mapInArrow`` stage when something needs a DataFrame (a shuffle, a
+union, a sink, a parallelism change, a chaining break): PyFlink's operator chaining.
+"""
+from __future__ import annotations
+
+from functools import singledispatchmethod
+from typing import Dict, Optional, Set
+
+from pystream import graph
+from pystream.compiler.flow import Flow
+from pystream.compiler.settings import JobSettings
+from pystream.errors import PystreamError
+from pystream.runtime.context import TaskInfo
+from pystream.runtime.layout import KEY, PICKLED, TAG, TS, Layout
+from pystream.runtime.stage import FusedStage, OpSpec
+
+
+class Compiler:
+    """Translates the nodes reachable from a job's sinks, each node once."""
+
+    def __init__(self, spark, settings: JobSettings, sinks):
+        self.spark = spark
+        self.settings = settings
+        self._raw: Dict[int, Flow] = {}
+        self._tagged_flows: Dict[int, Flow] = {}
+        self.side_tags: Dict[int, Set[str]] = {}
+        self.shuffle_partitions: Optional[int] = None
+        for node in graph.walk(list(sinks)):
+            if isinstance(node, graph.SideOutput):
+                self.side_tags.setdefault(id(node.input), set()).add(node.tag.tag_id)
+
+    # -- flows of nodes
+
+    def raw_flow(self, node: graph.Node) -> Flow:
+        """The translation of ``node`` (memoized), side outputs still mixed in."""
+        if id(node) not in self._raw:
+            self._raw[id(node)] = self.translate(node)
+        return self._raw[id(node)]
+
+    def flow(self, node: graph.Node) -> Flow:
+        """The main output of ``node``, as its consumers read it."""
+        if id(node) not in self.side_tags:
+            return self.raw_flow(node)
+        from pyspark.sql import functions as F
+
+        tagged = self.tagged_flow(node)
+        df = tagged.df.where(F.col(TAG).isNull()).drop(TAG)
+        return tagged.but(df=df, layout=tagged.layout.but(tagged=False),
+                          type_info=node.output_type, chain_open=True)
+
+    def tagged_flow(self, node: graph.Node) -> Flow:
+        """Main and wanted side-output records of ``node``, pickled and tagged."""
+        if id(node) not in self._tagged_flows:
+            flow = self.raw_flow(node)
+            if not flow.layout.tagged:  # a keyed stage emits tagged records itself
+                tags = tuple(sorted(self.side_tags[id(node)]))
+                layout = Layout(PICKLED, timestamped=flow.layout.timestamped, tagged=True)
+                flow = self.materialize(flow, layout, side_tags=tags)
+            self._tagged_flows[id(node)] = flow
+        return self._tagged_flows[id(node)]
+
+    # -- helpers
+
+    def parallelism_of(self, node: graph.Node, inherited: Optional[int]) -> Optional[int]:
+        """The operator's parallelism: its own, else the environment's if set explicitly,
+        else its input's (so a stream keeps its order through a chain of operators)."""
+        if node.meta.parallelism:
+            return node.meta.parallelism
+        if self.settings.parallelism_explicit or inherited is None:
+            return self.settings.parallelism
+        return inherited
+
+    def task_info(self, node: graph.Node, parallelism: Optional[int]) -> TaskInfo:
+        return TaskInfo(task_name=node.meta.name, parallelism=parallelism or 1,
+                        max_parallelism=node.meta.max_parallelism or self.settings.max_parallelism,
+                        job_parameters=dict(self.settings.job_parameters),
+                        batch_mode=self.settings.batch)
+
+    def op(self, node: graph.Node, kind: str, fn, parallelism: Optional[int]) -> OpSpec:
+        return OpSpec(kind=kind, fn=fn, label=node.meta.label(),
+                      info=self.task_info(node, parallelism))
+
+    def materialize(self, flow: Flow, layout: Optional[Layout] = None,
+                    key_op: Optional[OpSpec] = None, side_tags: tuple = ()) -> Flow:
+        """Run the pending operators: a Flow whose DataFrame has ``layout``."""
+        layout = layout or Layout(flow.type_info, timestamped=flow.layout.timestamped)
+        ops = flow.ops + ((key_op,) if key_op is not None else ())
+        if not ops and layout == flow.layout:
+            return flow
+        if not ops and flow.layout.type_info == layout.type_info and not layout.keyed:
+            return flow.but(df=_project(flow.df, flow.layout, layout), layout=layout)
+        stage = FusedStage(ops=ops, input=flow.layout, output=layout, side_tags=side_tags)
+        df = flow.df.mapInArrow(stage, layout.spark_schema())
+        return flow.but(df=df, layout=layout, ops=(), type_info=layout.type_info
+                        if layout.tagged else flow.type_info, chain_open=True)
+
+    def repartitioned(self, flow: Flow, parallelism: Optional[int]) -> Flow:
+        """``flow`` with ``parallelism`` partitions (a rebalance), if it differs."""
+        if parallelism is None or parallelism == flow.parallelism:
+            return flow
+        flow = self.materialize(flow)
+        return flow.but(df=flow.df.repartition(parallelism), parallelism=parallelism)
+
+    def keyed_input(self, key_by: graph.KeyBy, parallelism: Optional[int], pickled: bool) -> Flow:
+        """The input of ``key_by`` with its ``__key`` column (values pickled if ``pickled``)."""
+        flow = self.flow(key_by.input)
+        key_op = self.op(key_by, "key", key_by.key_selector, parallelism)
+        layout = Layout(PICKLED if pickled else flow.type_info, flow.layout.timestamped,
+                        keyed=True)
+        return self.materialize(flow, layout, key_op=key_op)
+
+    # -- translations
+
+    @singledispatchmethod
+    def translate(self, node: graph.Node) -> Flow:
+        raise PystreamError("internal: no translation for %s" % type(node).__name__)
+
+    @translate.register
+    def _source(self, node: graph.Source) -> Flow:
+        from pystream.compiler.sources import source_flow
+
+        return source_flow(self, node)
+
+    @translate.register
+    def _stateless(self, node: graph.Stateless) -> Flow:
+        flow = self.flow(node.input)
+        p = self.parallelism_of(node, flow.parallelism)
+        if p is not None and p != flow.parallelism:
+            flow = self.repartitioned(flow, p)
+        elif (not flow.chain_open or not self.settings.chaining
+              or node.meta.chaining in ("new_chain", "disabled")):
+            flow = self.materialize(flow)
+        flow = flow.then(self.op(node, node.kind, node.fn, p), node.output_type)
+        if node.meta.chaining == "disabled":
+            if id(node) not in self.side_tags:
+                flow = self.materialize(flow)
+            flow = flow.but(chain_open=False)
+        return flow
+
+    @translate.register
+    def _side_output(self, node: graph.SideOutput) -> Flow:
+        from pyspark.sql import functions as F
+
+        tagged = self.tagged_flow(node.input)
+        df = tagged.df.where(F.col(TAG) == F.lit(node.tag.tag_id)).drop(TAG)
+        return tagged.but(df=df, layout=tagged.layout.but(tagged=False),
+                          type_info=node.tag.type_info, chain_open=True)
+
+    @translate.register
+    def _key_by(self, node: graph.KeyBy) -> Flow:
+        """A KeyedStream read by a stateless operator: partitioned by key."""
+        from pyspark.sql import functions as F
+
+        inherited = self.flow(node.input).parallelism
+        p = self.parallelism_of(node, inherited) or inherited
+        keyed = self.keyed_input(node, p, pickled=False)
+        df = keyed.df.repartition(p, F.col(KEY)) if p else keyed.df.repartition(F.col(KEY))
+        return keyed.but(df=df.drop(KEY), layout=keyed.layout.but(keyed=False), parallelism=p,
+                         chain_open=True)
+
+    @translate.register
+    def _keyed(self, node: graph.Keyed) -> Flow:
+        from pyspark.sql import functions as F
+
+        from pystream.runtime.keyed_batch import KeyedBatchStage
+
+        p = node.meta.parallelism or self.settings.parallelism
+        keyed = self.keyed_input(node.input, p, pickled=True)
+        tags = tuple(sorted(self.side_tags.get(id(node), ())))
+        info, label = self.task_info(node, p), node.meta.label()
+        if not self.settings.batch:
+            return self._keyed_streaming(node, keyed, p, info, tags)
+        out = Layout(PICKLED if tags else node.output_type, keyed.layout.timestamped,
+                     tagged=bool(tags))
+        df = (keyed.df.withColumn("__seq", F.monotonically_increasing_id())
+              .repartition(p, F.col(KEY)).sortWithinPartitions(KEY, "__seq").drop("__seq"))
+        df = df.mapInArrow(KeyedBatchStage(node.function, info, label, keyed.layout, out, tags),
+                           out.spark_schema())
+        return keyed.but(df=df, layout=out, type_info=node.output_type, parallelism=p, ops=(),
+                         chain_open=True)
+
+    def _keyed_streaming(self, node: graph.Keyed, keyed: Flow, p: int, info: TaskInfo,
+                         tags: tuple) -> Flow:
+        from pyspark.sql import functions as F
+
+        from pystream.runtime.keyed_stream import MARKER, TS_MILLIS, KeyedProcessor
+
+        df = keyed.df
+        if not keyed.layout.timestamped:
+            df = df.withColumn(TS, F.lit(None).cast("timestamp"))
+        df = df.withColumns({TS_MILLIS: F.unix_millis(F.col(TS)), "__input": F.lit(0),
+                             MARKER: F.lit(False)})
+        time_mode = self.time_mode(node, keyed)
+        if time_mode == "EventTime":
+            df = df.withWatermark(TS, "%d milliseconds" % (keyed.watermark_delay_ms or 0))
+        out = Layout(PICKLED, timestamped=True, tagged=bool(tags))
+        processor = KeyedProcessor(node.function, info, node.meta.label(), out, time_mode, tags)
+        self.shuffle_partitions = max(self.shuffle_partitions or 0, p)
+        df = df.groupBy(KEY).transformWithState(processor, out.spark_schema(), "Append",
+                                                time_mode)
+        return keyed.but(df=df, layout=out, type_info=node.output_type, parallelism=p, ops=(),
+                         chain_open=True)
+
+    @staticmethod
+    def time_mode(node: graph.Keyed, flow: Flow) -> str:
+        """Spark's time mode for a keyed operator: the timers it can fire natively."""
+        if node.time_domain is None and not _defines_on_timer(node.function):
+            return "None"
+        if node.time_domain == "processing" or not flow.event_time:
+            return "ProcessingTime"
+        return "EventTime"
+
+    @translate.register
+    def _union(self, node: graph.Union) -> Flow:
+        flows = [self.flow(s) for s in node.streams]
+        layout = Layout(node.output_type, timestamped=any(f.layout.timestamped for f in flows))
+        dfs = [self.materialize(f, layout).df for f in flows]
+        df = dfs[0]
+        for other in dfs[1:]:
+            df = df.union(other)
+        return Flow(df=df, layout=layout, type_info=node.output_type,
+                    parallelism=sum(f.parallelism or 1 for f in flows),
+                    bounded=all(f.bounded for f in flows),
+                    event_time=all(f.event_time for f in flows),
+                    watermark_delay_ms=max(f.watermark_delay_ms or 0 for f in flows))
+
+    @translate.register
+    def _partition(self, node: graph.Partition) -> Flow:
+        from pyspark.sql import functions as F
+
+        flow = self.materialize(self.flow(node.input))
+        p = self.parallelism_of(node, flow.parallelism) or flow.parallelism or 1
+        strategy = node.strategy
+        if strategy == "forward":
+            return flow.but(chain_open=False)
+        if strategy == "custom":
+            return self._partition_custom(node, flow, p)
+        if strategy in ("rebalance", "rescale"):
+            df = flow.df.repartition(p)
+        elif strategy == "shuffle":
+            df = flow.df.repartition(p, F.rand())
+        elif strategy == "global":
+            df, p = flow.df.repartition(1), 1
+        elif strategy == "broadcast":
+            copies = self.spark.range(p).select(F.col("id").alias("__copy"))
+            df = flow.df.crossJoin(copies).repartition(p, F.col("__copy")).drop("__copy")
+        else:
+            raise PystreamError("unknown partitioning %r" % strategy)
+        return flow.but(df=df, parallelism=p, chain_open=False)
+
+    def _partition_custom(self, node: graph.Partition, flow: Flow, p: int) -> Flow:
+        from pyspark.sql import functions as F
+
+        from pystream.runtime.partitioning import CustomPartitionKey
+
+        chooser = CustomPartitionKey(node.partitioner, node.key_selector, p)
+        keyed = self.materialize(flow, flow.layout.but(keyed=True),
+                                 key_op=self.op(node, "key", chooser, p))
+        df = keyed.df.repartition(p, F.col(KEY)).drop(KEY)
+        return keyed.but(df=df, layout=keyed.layout.but(keyed=False), parallelism=p,
+                         chain_open=False)
+
+    @translate.register
+    def _assign_timestamps(self, node: graph.AssignTimestamps) -> Flow:
+        from pystream.compiler.event_time import assign_timestamps
+
+        return assign_timestamps(self, node)
+
+
+def _project(df, have: Layout, want: Layout):
+    """Select ``want``'s columns from a DataFrame of layout ``have`` (null __ts if missing)."""
+    from pyspark.sql import functions as F
+
+    cols = []
+    for name in want.columns:
+        if name in have.columns:
+            cols.append(F.col(name))
+        elif name == TS:
+            cols.append(F.lit(None).cast("timestamp").alias(TS))
+        else:
+            raise PystreamError("internal: cannot add column %s" % name)
+    return df.select(*cols)
+
+
+def _defines_on_timer(function) -> bool:
+    """Whether a keyed function defines its own ``on_timer`` (not the base class's no-op);
+    pystream's own functions say which timers they use in ``streaming_time_domain``."""
+    from pystream.datastream.functions import (
+        KeyedBroadcastProcessFunction,
+        KeyedCoProcessFunction,
+        KeyedProcessFunction,
+        overrides,
+    )
+
+    if hasattr(function, "streaming_time_domain"):
+        return function.streaming_time_domain is not None
+
+    for base in (KeyedProcessFunction, KeyedCoProcessFunction, KeyedBroadcastProcessFunction):
+        if isinstance(function, base):
+            return overrides(function, base, "on_timer")
+    return callable(getattr(function, "on_timer", None))

@@ -1,0 +1,248 @@
+"""``StreamExecutionEnvironment``: where a job's sources and settings live, and ``execute()``."""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Iterable, List, Optional
+
+from pystream import graph
+from pystream.common.configuration import Configuration
+from pystream.common.execution_config import ExecutionConfig
+from pystream.common.job import JobClient, JobExecutionResult
+from pystream.common.typeinfo import TypeInformation, Types
+from pystream.common.watermark_strategy import WatermarkStrategy
+from pystream.datastream.connectors.base import Source
+from pystream.datastream.connectors.collection import CollectionSource, SocketSource
+from pystream.datastream.data_stream import DataStream
+from pystream.datastream.execution_mode import RuntimeExecutionMode
+from pystream.errors import PystreamError, UnsupportedFeatureError
+
+__all__ = ["StreamExecutionEnvironment"]
+
+_MODE_KEY = "execution.runtime-mode"
+_PARALLELISM_KEY = "parallelism.default"
+
+
+class StreamExecutionEnvironment:
+    """The context of a job: sources, settings, and ``execute()``.
+
+    >>> env = StreamExecutionEnvironment.get_execution_environment()
+    >>> env.from_collection([1, 2, 3]).map(lambda x: x * 2).print()   # doctest: +SKIP
+    >>> env.execute('double')                                          # doctest: +SKIP
+    """
+
+    def __init__(self, configuration: Optional[Configuration] = None):
+        self._configuration = Configuration(configuration) if configuration else Configuration()
+        self._config = ExecutionConfig()
+        self._sinks: List[graph.Sink] = []
+        self._chaining = True
+        mode = self._configuration.get_string(_MODE_KEY, "STREAMING").upper()
+        self._runtime_mode = RuntimeExecutionMode[mode]
+        if self._configuration.contains_key(_PARALLELISM_KEY):
+            self._config.set_parallelism(self._configuration.get_integer(_PARALLELISM_KEY, 1))
+
+    @staticmethod
+    def get_execution_environment(
+            configuration: Optional[Configuration] = None) -> "StreamExecutionEnvironment":
+        """A new environment (jobs share one Spark session per process)."""
+        return StreamExecutionEnvironment(configuration)
+
+    # -- settings
+
+    def get_config(self) -> ExecutionConfig:
+        return self._config
+
+    def configure(self, configuration: Configuration) -> None:
+        self._configuration.add_all(configuration)
+        if configuration.contains_key(_MODE_KEY):
+            self.set_runtime_mode(RuntimeExecutionMode[
+                configuration.get_string(_MODE_KEY, "STREAMING").upper()])
+        if configuration.contains_key(_PARALLELISM_KEY):
+            self.set_parallelism(configuration.get_integer(_PARALLELISM_KEY, 1))
+
+    def get_configuration(self) -> Configuration:
+        return self._configuration
+
+    def set_parallelism(self, parallelism: int) -> "StreamExecutionEnvironment":
+        """Default parallelism of operators (Spark partitions / tasks)."""
+        self._config.set_parallelism(parallelism)
+        return self
+
+    def get_parallelism(self) -> int:
+        p = self._config.get_parallelism()
+        if p > 0:
+            return p
+        from pystream.session import default_parallelism
+
+        return default_parallelism()
+
+    def set_max_parallelism(self, max_parallelism: int) -> "StreamExecutionEnvironment":
+        if not 0 < max_parallelism <= 32768:
+            raise ValueError("The max parallelism must be between 1 and 32768.")
+        self._config.set_max_parallelism(max_parallelism)
+        return self
+
+    def get_max_parallelism(self) -> int:
+        return self._config.get_max_parallelism()
+
+    def set_runtime_mode(self, execution_mode: RuntimeExecutionMode
+                         ) -> "StreamExecutionEnvironment":
+        """STREAMING (Structured Streaming), BATCH (batch DataFrames) or AUTOMATIC."""
+        self._runtime_mode = RuntimeExecutionMode(execution_mode)
+        self._configuration.set_string(_MODE_KEY, self._runtime_mode.name)
+        return self
+
+    def get_runtime_mode(self) -> RuntimeExecutionMode:
+        return self._runtime_mode
+
+    def disable_operator_chaining(self) -> "StreamExecutionEnvironment":
+        """Run every Python operator in its own stage (no fusion)."""
+        self._chaining = False
+        return self
+
+    def is_chaining_enabled(self) -> bool:
+        return self._chaining
+
+    def set_buffer_timeout(self, timeout_millis: int):
+        raise UnsupportedFeatureError("set_buffer_timeout: Spark has no network buffer "
+                                      "timeout; latency follows the trigger interval")
+
+    def set_python_executable(self, python_exec: str) -> None:
+        """The Python that runs user functions in Spark's workers."""
+        self._configuration.set_string("python.executable", python_exec)
+
+    # -- sources
+
+    def _source(self, source: Source, name: str, type_info: TypeInformation,
+                parallelism: Optional[int] = None) -> DataStream:
+        meta = graph.Meta(name=name, origin=graph.call_site(), parallelism=parallelism)
+        node = graph.Source(meta=meta, output_type=type_info, source=source,
+                            bounded=source.bounded)
+        return DataStream(self, node)
+
+    def from_collection(self, collection: Iterable[Any],
+                        type_info: Optional[TypeInformation] = None) -> DataStream:
+        """A bounded stream of the elements of ``collection``, in order; untyped elements
+        travel pickled (PICKLED_BYTE_ARRAY)."""
+        return self._source(CollectionSource(list(collection)), "Source: Collection Source",
+                            type_info or Types.PICKLED_BYTE_ARRAY(), parallelism=1)
+
+    def from_source(self, source: Source, watermark_strategy: WatermarkStrategy,
+                    source_name: str, type_info: Optional[TypeInformation] = None) -> DataStream:
+        """A stream from a source connector (NumberSequenceSource, DataGeneratorSource, ...)."""
+        if not isinstance(source, Source):
+            raise TypeError("from_source needs a pystream source connector, got %r" % (source,))
+        if type_info is None:
+            type_info = getattr(source, "produced_type", None) or _natural_type(source)
+        ds = self._source(source, source_name, type_info)
+        if watermark_strategy is not None and (watermark_strategy.has_watermarks
+                                               or watermark_strategy.timestamp_assigner):
+            ds = ds.assign_timestamps_and_watermarks(watermark_strategy)
+        return ds
+
+    def add_source(self, source_func, source_name: str = "Custom Source",
+                   type_info: Optional[TypeInformation] = None) -> DataStream:
+        """A stream from a legacy source (FlinkKafkaConsumer)."""
+        if not isinstance(source_func, Source):
+            raise UnsupportedFeatureError("add_source: %r is not a pystream source" %
+                                          (source_func,))
+        return self.from_source(source_func, WatermarkStrategy.no_watermarks(), source_name,
+                                type_info)
+
+    def socket_text_stream(self, hostname: str, port: int, delimiter: str = "\n",
+                           max_retry: int = 0) -> DataStream:
+        """Lines of text from a TCP socket (unbounded)."""
+        return self._source(SocketSource(hostname, port, delimiter, max_retry),
+                            "Socket Stream", Types.STRING(), parallelism=1)
+
+    # -- sinks and execution
+
+    def _add_sink(self, node: graph.Sink) -> int:
+        self._sinks.append(node)
+        return len(self._sinks) - 1
+
+    def _job_settings(self, job_name: Optional[str]):
+        from pystream.compiler.settings import JobSettings
+
+        return JobSettings(
+            job_name=job_name or self._configuration.get_string("pipeline.name",
+                                                                "Flink Streaming Job"),
+            batch=self._is_batch(),
+            parallelism=self.get_parallelism(),
+            parallelism_explicit=self._config.get_parallelism() > 0,
+            max_parallelism=max(self._config.get_max_parallelism(), 128),
+            job_parameters=self._config.get_global_job_parameters(),
+            chaining=self._chaining,
+        )
+
+    def _is_batch(self, sinks: Optional[List[graph.Sink]] = None) -> bool:
+        if self._runtime_mode is RuntimeExecutionMode.AUTOMATIC:
+            return all(n.bounded for n in graph.walk(sinks or self._sinks)
+                       if isinstance(n, graph.Source))
+        return self._runtime_mode is RuntimeExecutionMode.BATCH
+
+    def _start_job(self, job_name: Optional[str], extra_sinks: Iterable[graph.Sink] = (),
+                   background: bool = True):
+        from pystream.compiler.job import Job
+        from pystream.session import get_session
+
+        sinks = self._sinks + list(extra_sinks)
+        if not sinks:
+            raise PystreamError("No operators defined in streaming topology. Cannot execute. "
+                                "(Add a sink, e.g. ds.print(), before env.execute().)")
+        self._apply_python_settings()
+        job = Job(get_session(), self._job_settings(job_name), sinks)
+        self._sinks = []
+        return job.start() if background else job
+
+    def _apply_python_settings(self) -> None:
+        executable = self._configuration.get_string("python.executable", None)
+        if executable:
+            os.environ["PYSPARK_PYTHON"] = executable
+
+    def execute(self, job_name: Optional[str] = None) -> JobExecutionResult:
+        """Run the job and wait for it to end (a bounded job ends by itself)."""
+        return self._start_job(job_name, background=False).run()
+
+    def execute_async(self, job_name: str = "Flink Streaming Job") -> JobClient:
+        """Start the job in the background; the JobClient gives status, cancel and result."""
+        return JobClient(self._start_job(job_name))
+
+    def get_execution_plan(self) -> str:
+        """The job graph as JSON (operators, parallelism, edges), like Flink's."""
+        nodes = list(graph.walk(self._sinks))
+        ids = {id(n): i + 1 for i, n in enumerate(nodes)}
+        plan = {"nodes": [{
+            "id": ids[id(n)], "type": type(n).__name__, "pact": _pact(n),
+            "contents": n.meta.name, "parallelism": n.meta.parallelism or self.get_parallelism(),
+            "origin": n.meta.origin,
+            "predecessors": [{"id": ids[id(i)], "ship_strategy": _ship(n)} for i in n.inputs],
+        } for n in nodes]}
+        return json.dumps(plan, indent=2)
+
+    def close(self) -> None:
+        self._sinks = []
+
+
+def _natural_type(source: Source) -> TypeInformation:
+    from pystream.datastream.connectors.number_seq import NumberSequenceSource
+
+    if isinstance(source, NumberSequenceSource):
+        return Types.LONG()
+    return Types.PICKLED_BYTE_ARRAY()
+
+
+def _pact(node: graph.Node) -> str:
+    if isinstance(node, graph.Source):
+        return "Data Source"
+    if isinstance(node, graph.Sink):
+        return "Data Sink"
+    return "Operator"
+
+
+def _ship(node: graph.Node) -> str:
+    if isinstance(node, (graph.Keyed, graph.KeyBy)):
+        return "HASH"
+    if isinstance(node, graph.Partition):
+        return node.strategy.upper()
+    return "FORWARD"

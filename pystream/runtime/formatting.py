@@ -1,0 +1,111 @@
+"""How ``print()`` shows records: like Flink's Java ``toString`` for typed streams
+(``+I[1,aaa]`` for rows, ``(1,aaa)`` for tuples, ``{k=1}`` for maps), ``str(value)`` for
+untyped (pickled) streams, as PyFlink does."""
+from __future__ import annotations
+
+import datetime
+import decimal
+import math
+import struct
+
+from pystream.common.time import Instant
+from pystream.common.typeinfo import (
+    BasicType,
+    BasicTypeInfo,
+    MapTypeInfo,
+    PickledBytesTypeInfo,
+    RowTypeInfo,
+    TupleTypeInfo,
+    TypeInformation,
+    _ElementTypeInfo,
+)
+from pystream.common.types import Row
+
+
+def java_double(x: float, single: bool = False) -> str:
+    """Java's Double.toString (or Float.toString when ``single``) of ``x``."""
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == 0:
+        return "-0.0" if math.copysign(1, x) < 0 else "0.0"
+    d = decimal.Decimal(_shortest_float32(x) if single else repr(x))
+    if 1e-3 <= abs(x) < 1e7:
+        text = format(d, "f")
+        return text if "." in text else text + ".0"
+    sign, digits, exponent = d.normalize().as_tuple()
+    digits = "".join(map(str, digits))
+    return "%s%s.%sE%d" % ("-" if sign else "", digits[0], digits[1:] or "0",
+                           exponent + len(digits) - 1)
+
+
+def _shortest_float32(x: float) -> str:
+    """The shortest decimal text that reads back as the same 32-bit float as ``x``."""
+    as32 = struct.unpack("f", struct.pack("f", x))[0]
+    for precision in range(1, 10):
+        text = "%.*g" % (precision, as32)
+        if struct.unpack("f", struct.pack("f", float(text)))[0] == as32:
+            return text
+    return repr(as32)
+
+
+def _big_decimal(d: decimal.Decimal) -> str:
+    text = format(d, "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".") if d == d.to_integral_value() else text.rstrip("0")
+    return text
+
+
+def _timestamp(dt: datetime.datetime) -> str:
+    base = dt.strftime("%Y-%m-%d %H:%M:%S")
+    frac = ("%06d" % dt.microsecond).rstrip("0") or "0"
+    return "%s.%s" % (base, frac)
+
+
+def java_string(value, type_info: TypeInformation) -> str:
+    """The string Flink's print sink shows for ``value`` of ``type_info``."""
+    if isinstance(type_info, PickledBytesTypeInfo):
+        return value if isinstance(value, str) else str(value)
+    return _java(value, type_info)
+
+
+def _java(value, t) -> str:
+    if value is None:
+        return "null"
+    if isinstance(t, RowTypeInfo):
+        fields = value._values if isinstance(value, Row) else list(value)
+        kind = str(value.get_row_kind()) if isinstance(value, Row) else "+I"
+        return "%s[%s]" % (kind, ",".join(_java(v, ft) for v, ft in
+                                          zip(fields, t.get_field_types())))
+    if isinstance(t, TupleTypeInfo):
+        return "(%s)" % ",".join(_java(v, ft) for v, ft in zip(value, t.get_field_types()))
+    if isinstance(t, MapTypeInfo):
+        return "{%s}" % ", ".join("%s=%s" % (_java(k, t._key_type_info),
+                                             _java(v, t._value_type_info))
+                                  for k, v in value.items())
+    if isinstance(t, _ElementTypeInfo):
+        if isinstance(value, (bytes, bytearray)):
+            return "[%s]" % ", ".join(str(b if b < 128 else b - 256) for b in value)
+        return "[%s]" % ", ".join(_java(v, t.element_type) for v in value)
+    if isinstance(t, BasicTypeInfo):
+        kind = t._basic_type
+        if kind is BasicType.BOOLEAN:
+            return "true" if value else "false"
+        if kind is BasicType.DOUBLE:
+            return java_double(float(value))
+        if kind is BasicType.FLOAT:
+            return java_double(float(value), single=True)
+        if kind in (BasicType.BIG_DEC, BasicType.BIG_INT):
+            return _big_decimal(decimal.Decimal(value))
+        if kind is BasicType.INSTANT and isinstance(value, Instant):
+            dt = datetime.datetime.fromtimestamp(value.seconds, datetime.timezone.utc)
+            frac = ("%09d" % value.nanos).rstrip("0")
+            return dt.strftime("%Y-%m-%dT%H:%M:%S") + ("." + frac if frac else "") + "Z"
+    if isinstance(value, datetime.datetime):
+        return _timestamp(value)
+    if isinstance(value, datetime.time):
+        return value.strftime("%H:%M:%S")
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    return str(value)

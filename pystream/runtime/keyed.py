@@ -1,0 +1,225 @@
+"""The host of keyed functions: state, timers and contexts for one key at a time.
+
+``KeyedHost`` runs a KeyedProcessFunction (or KeyedCoProcessFunction) the way Flink's keyed
+operator does: the driver (BATCH: sorted runs of keys; STREAMING: transformWithState) sets the
+current key, feeds records and fires timers; the host collects what the function emits as
+``(tag, value, timestamp)``.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+from pystream.datastream.functions import (
+    KeyedCoProcessFunction,
+    KeyedProcessFunction,
+    TimeDomain,
+    TimerService,
+)
+from pystream.datastream.output_tag import OutputTag
+from pystream.runtime.context import StreamingRuntimeContext, TaskInfo
+from pystream.runtime.errors import operator_failure
+from pystream.runtime.state import _MISSING, KeyScope, StateAccess, value_checker
+
+MIN_WATERMARK = -(2 ** 63)
+MAX_WATERMARK = 2 ** 63 - 1
+TIMERS = "__timers"  # state name holding the key's timers: set of (domain, timestamp)
+
+EVENT, PROCESSING = "event", "processing"
+_DOMAINS = {EVENT: TimeDomain.EVENT_TIME, PROCESSING: TimeDomain.PROCESSING_TIME}
+
+Emitted = Tuple[Optional[str], Any, Optional[int]]  # (side output tag id or None, value, ts)
+
+
+class _TimerService(TimerService):
+    def __init__(self, host: "KeyedHost"):
+        self._host = host
+
+    def current_processing_time(self) -> int:
+        return int(time.time() * 1000)
+
+    def current_watermark(self) -> int:
+        return self._host.watermark
+
+    def register_processing_time_timer(self, timestamp: int) -> None:
+        self._host.register_timer(PROCESSING, int(timestamp))
+
+    def register_event_time_timer(self, timestamp: int) -> None:
+        self._host.register_timer(EVENT, int(timestamp))
+
+    def delete_processing_time_timer(self, timestamp: int) -> None:
+        self._host.delete_timer(PROCESSING, int(timestamp))
+
+    def delete_event_time_timer(self, timestamp: int) -> None:
+        self._host.delete_timer(EVENT, int(timestamp))
+
+
+class _Context(KeyedProcessFunction.OnTimerContext, KeyedCoProcessFunction.OnTimerContext):
+    """The context of process_element / on_timer."""
+
+    def __init__(self, host: "KeyedHost"):
+        self._host = host
+        self._timestamp: Optional[int] = None
+        self._domain: Optional[TimeDomain] = None
+        self._timers = _TimerService(host)
+
+    def get_current_key(self):
+        return self._host.scope.key
+
+    def timer_service(self) -> TimerService:
+        return self._timers
+
+    def timestamp(self) -> Optional[int]:
+        return self._timestamp
+
+    def time_domain(self) -> TimeDomain:
+        return self._domain
+
+    def output(self, output_tag: OutputTag, value) -> None:
+        self._host.out.append((output_tag.tag_id, value, self._timestamp))
+
+
+class KeyedHost:
+    """Runs one keyed function; ``native`` is the timer domain the driver fires itself."""
+
+    def __init__(self, function, info: TaskInfo, label: str, native: Optional[str] = None,
+                 on_native_timer: Optional[Callable[[str, int, bool], None]] = None):
+        self.function = function
+        self.info = info
+        self.label = label
+        self.native = native
+        self._on_native_timer = on_native_timer  # (domain, ts, register?) for the driver
+        self.scope: Optional[KeyScope] = None
+        self.watermark = MIN_WATERMARK
+        self.out: List[Emitted] = []
+        self._ctx = _Context(self)
+        self._checkers: Dict[int, Callable] = {}
+        self._elements = self._element_methods(function)
+
+    @staticmethod
+    def _element_methods(fn) -> List[Callable]:
+        if hasattr(fn, "process_element1") and hasattr(fn, "process_element2"):
+            return [fn.process_element1, fn.process_element2]
+        return [fn.process_element]
+
+    def checker(self, type_info) -> Callable:
+        key = id(type_info)
+        if key not in self._checkers:
+            self._checkers[key] = value_checker(type_info)
+        return self._checkers[key]
+
+    # -- lifecycle
+
+    def open(self) -> None:
+        ctx = StreamingRuntimeContext(self.info, state=StateAccess(self))
+        try:
+            self.function.open(ctx)
+        except Exception as e:  # noqa: BLE001 - any user error is reported
+            raise operator_failure(e, self.label) from None
+
+    def close(self) -> None:
+        self.function.close()
+
+    def set_key(self, key, backend) -> None:
+        self.scope = KeyScope(key, backend)
+
+    def finish_key(self) -> None:
+        self.scope.flush()
+
+    # -- records and timers
+
+    def process(self, value, timestamp: Optional[int], input_index: int = 0) -> None:
+        ctx = self._ctx
+        ctx._timestamp = timestamp
+        ctx._domain = None
+        try:
+            self._collect(self._elements[input_index](value, ctx), timestamp)
+        except Exception as e:  # noqa: BLE001 - any user error is reported
+            raise operator_failure(e, self.label, value) from None
+
+    def fire(self, domain: str, timestamp: int) -> None:
+        """Fire a due timer of the current key (removes it from the key's timers)."""
+        timers = self._timers()
+        if (domain, timestamp) not in timers:
+            return
+        timers.discard((domain, timestamp))
+        self._save_timers(timers)
+        ctx = self._ctx
+        out_ts = timestamp if domain == EVENT else None
+        ctx._timestamp = out_ts
+        ctx._domain = _DOMAINS[domain]
+        on_timer = getattr(self.function, "on_timer", None)
+        if on_timer is None:
+            return
+        try:
+            self._collect(on_timer(timestamp, ctx), out_ts)
+        except Exception as e:  # noqa: BLE001 - any user error is reported
+            raise operator_failure(e, self.label, "timer@%d" % timestamp) from None
+
+    def due_timers(self, watermark: int, now: Optional[int] = None, domains=(EVENT, PROCESSING)
+                   ) -> List[Tuple[int, str]]:
+        """The current key's timers due at ``watermark`` / processing time ``now``, in order."""
+        due = []
+        for domain, ts in self._timers():
+            if domain not in domains:
+                continue
+            limit = watermark if domain == EVENT else now
+            if limit is not None and ts <= limit:
+                due.append((ts, domain))
+        return sorted(due)
+
+    def fire_due(self, watermark: int, now: Optional[int] = None, domains=(EVENT, PROCESSING)):
+        """Fire due timers, also those registered while firing, until none is due."""
+        self.watermark = max(self.watermark, watermark) if watermark != MAX_WATERMARK \
+            else MAX_WATERMARK
+        while True:
+            due = self.due_timers(watermark, now, domains)
+            if not due:
+                return
+            for ts, domain in due:
+                self.fire(domain, ts)
+
+    def register_timer(self, domain: str, timestamp: int) -> None:
+        timers = self._timers()
+        if (domain, timestamp) in timers:
+            return
+        timers.add((domain, timestamp))
+        self._save_timers(timers)
+        if domain == self.native and self._on_native_timer is not None:
+            self._on_native_timer(domain, timestamp, True)
+
+    def delete_timer(self, domain: str, timestamp: int) -> None:
+        timers = self._timers()
+        if (domain, timestamp) not in timers:
+            return
+        timers.discard((domain, timestamp))
+        self._save_timers(timers)
+        if domain == self.native and self._on_native_timer is not None:
+            self._on_native_timer(domain, timestamp, False)
+
+    def has_timers(self) -> bool:
+        return bool(self._timers())
+
+    def _timers(self) -> set:
+        timers = self.scope.load(TIMERS)
+        return set() if timers is _MISSING else set(timers)
+
+    def _save_timers(self, timers: set) -> None:
+        if timers:
+            self.scope.store(TIMERS, timers)
+        else:
+            self.scope.delete(TIMERS)
+
+    def _collect(self, result, timestamp: Optional[int]) -> None:
+        if result is None:
+            return
+        out = self.out
+        for item in result:
+            if type(item) is tuple and len(item) == 2 and isinstance(item[0], OutputTag):
+                out.append((item[0].tag_id, item[1], timestamp))
+            else:
+                out.append((None, item, timestamp))
+
+    def drain(self) -> List[Emitted]:
+        out, self.out = self.out, []
+        return out

@@ -1,0 +1,27 @@
+"""``partition_custom``: the partition a user's Partitioner chooses for a record."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from pystream.datastream.functions import KeySelector, Partitioner
+
+
+@dataclass(frozen=True)
+class CustomPartitionKey:
+    """A key selector giving the partition index the user's partitioner picks for a record."""
+
+    partitioner: Any
+    key_selector: Any
+    num_partitions: int
+
+    def __call__(self, value) -> int:
+        key_of: Callable = (self.key_selector.get_key if isinstance(self.key_selector, KeySelector)
+                            else self.key_selector)
+        choose: Callable = (self.partitioner.partition
+                            if isinstance(self.partitioner, Partitioner) else self.partitioner)
+        index = choose(key_of(value), self.num_partitions)
+        if not isinstance(index, int) or not 0 <= index < self.num_partitions:
+            raise ValueError("partitioner returned %r; expected an int in [0, %d)"
+                             % (index, self.num_partitions))
+        return index

@@ -1,0 +1,375 @@
+"""Records between Arrow columns and the Python values user functions see.
+
+A typed stream travels as Spark columns: a ROW/TUPLE type as one column per field, any other
+type as one column ``value``. An untyped stream is one binary column ``value`` of pickles.
+``decoder(type_info)`` turns the columns of a batch into a list of values (``Row`` for ROW
+types, tuples for TUPLE types, ...); ``encoder(type_info)`` turns a list of values back into
+columns, raising ``RecordTypeError`` for a value that does not fit the declared type.
+"""
+from __future__ import annotations
+
+import datetime
+import decimal
+import numbers
+import pickle
+from typing import Callable, List
+
+import pyarrow as pa
+
+from pystream.common.time import Instant
+from pystream.common.typeinfo import (
+    BasicType,
+    BasicTypeInfo,
+    DateTypeInfo,
+    InstantTypeInfo,
+    LocalTimeTypeInfo,
+    MapTypeInfo,
+    PickledBytesTypeInfo,
+    PrimitiveArrayTypeInfo,
+    TimestampTypeInfo,
+    TimeTypeInfo,
+    TupleTypeInfo,
+    TypeInformation,
+    _CompositeTypeInfo,
+    _ElementTypeInfo,
+)
+from pystream.common.types import Row
+
+PICKLE_PROTOCOL = pickle.HIGHEST_PROTOCOL
+VALUE_COLUMN = "value"
+
+
+class RecordTypeError(TypeError):
+    """A value does not fit the declared type."""
+
+    def __init__(self, value, type_info: TypeInformation, detail: str = ""):
+        self.value = value
+        self.type_info = type_info
+        super().__init__("value %s (of Python type %s) does not fit the declared type %s%s"
+                         % (_short_repr(value), type(value).__name__, type_info,
+                            ": " + detail if detail else ""))
+
+
+def _short_repr(value, limit: int = 200) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+# ---------------------------------------------------------------------------------------------
+# Column layout of a type
+
+
+def column_names(type_info: TypeInformation) -> List[str]:
+    """The Spark column names a stream of ``type_info`` travels in."""
+    if isinstance(type_info, _CompositeTypeInfo):
+        return type_info.get_field_names()
+    return [VALUE_COLUMN]
+
+
+def column_types(type_info: TypeInformation) -> list:
+    """The Spark types of those columns."""
+    if isinstance(type_info, _CompositeTypeInfo):
+        return [t.spark_type() for t in type_info.get_field_types()]
+    return [type_info.spark_type()]
+
+
+def arrow_type(type_info: TypeInformation) -> pa.DataType:
+    """The Arrow type Spark uses for a column of ``type_info``."""
+    from pyspark.sql.pandas.types import to_arrow_type
+
+    return to_arrow_type(type_info.spark_type(), timezone="UTC")
+
+
+# ---------------------------------------------------------------------------------------------
+# Decoding: Arrow column -> Python values
+
+ColumnDecoder = Callable[[pa.Array], list]
+
+
+def _plain(array: pa.Array) -> list:
+    return array.to_pylist()
+
+
+def _unpickle(array: pa.Array) -> list:
+    loads = pickle.loads
+    return [None if b is None else loads(b) for b in array.to_pylist()]
+
+
+def _instants(array: pa.Array) -> list:
+    micros = array.cast(pa.int64()).to_pylist()
+    return [None if us is None else Instant(us // 1_000_000, (us % 1_000_000) * 1000)
+            for us in micros]
+
+
+def _bytes_of(array: pa.Array) -> list:
+    return array.to_pylist()
+
+
+def column_decoder(type_info: TypeInformation) -> ColumnDecoder:
+    """A function from one Arrow column of ``type_info`` to a list of Python values."""
+    if isinstance(type_info, PickledBytesTypeInfo):
+        return _unpickle
+    if isinstance(type_info, InstantTypeInfo):
+        return _instants
+    if isinstance(type_info, _CompositeTypeInfo):
+        children = [column_decoder(t) for t in type_info.get_field_types()]
+        make = _record_maker(type_info)
+
+        def decode_struct(array: pa.Array) -> list:
+            if isinstance(array, pa.ChunkedArray):
+                array = array.combine_chunks()
+            fields = [dec(array.field(i)) for i, dec in enumerate(children)]
+            records = [make(values) for values in zip(*fields)]
+            if array.null_count:
+                for i, is_null in enumerate(array.is_null().to_pylist()):
+                    if is_null:
+                        records[i] = None
+            return records
+
+        return decode_struct
+    if isinstance(type_info, MapTypeInfo):
+        key_dec = column_decoder(type_info._key_type_info)
+        val_dec = column_decoder(type_info._value_type_info)
+        if _needs_conversion(type_info):
+            def decode_map(array: pa.Array) -> list:
+                offsets = array.offsets.to_pylist()
+                keys, items = key_dec(array.keys), val_dec(array.items)
+                base = offsets[0] if len(keys) == offsets[-1] - offsets[0] else 0
+                valid = array.is_valid().to_pylist()
+                return [dict(zip(keys[lo - base:hi - base], items[lo - base:hi - base]))
+                        if ok else None
+                        for ok, lo, hi in zip(valid, offsets, offsets[1:])]
+            return decode_map
+        return lambda array: [None if kv is None else dict(kv) for kv in array.to_pylist()]
+    if isinstance(type_info, _ElementTypeInfo) and not _is_bytes(type_info):
+        if _needs_conversion(type_info.element_type):
+            elem_dec = column_decoder(type_info.element_type)
+
+            def decode_list(array: pa.Array) -> list:
+                if isinstance(array, pa.ChunkedArray):
+                    array = array.combine_chunks()
+                elements = iter(elem_dec(array.flatten()))
+                return [None if n is None else [next(elements) for _ in range(n)]
+                        for n in array.value_lengths().to_pylist()]
+            return decode_list
+        return _plain
+    return _plain
+
+
+def _is_bytes(type_info: TypeInformation) -> bool:
+    return (isinstance(type_info, PrimitiveArrayTypeInfo)
+            and type_info.element_type == BasicTypeInfo(BasicType.BYTE))
+
+
+def _needs_conversion(type_info: TypeInformation) -> bool:
+    """Whether Arrow's own ``to_pylist`` would not give the PyFlink value."""
+    if isinstance(type_info, (PickledBytesTypeInfo, InstantTypeInfo, _CompositeTypeInfo,
+                              MapTypeInfo)):
+        return True
+    if isinstance(type_info, _ElementTypeInfo):
+        return _needs_conversion(type_info.element_type)
+    return False
+
+
+def _record_maker(type_info: TypeInformation):
+    if isinstance(type_info, TupleTypeInfo):
+        return tuple
+    names = type_info.get_field_names()
+    make = Row._make
+    return lambda values: make(list(values), names)
+
+
+def batch_decoder(type_info: TypeInformation) -> Callable[[list], list]:
+    """A function from the data columns of a batch (a list of Arrow arrays) to values."""
+    if isinstance(type_info, _CompositeTypeInfo):
+        decoders = [column_decoder(t) for t in type_info.get_field_types()]
+        if isinstance(type_info, TupleTypeInfo):
+            def decode_tuples(columns):
+                return list(zip(*[dec(col) for dec, col in zip(decoders, columns)]))
+            return decode_tuples
+        names = type_info.get_field_names()
+        make = Row._make
+
+        def decode_rows(columns):
+            fields = [dec(col) for dec, col in zip(decoders, columns)]
+            return [make(list(values), names) for values in zip(*fields)]
+        return decode_rows
+    decoder = column_decoder(type_info)
+    return lambda columns: decoder(columns[0])
+
+
+# ---------------------------------------------------------------------------------------------
+# Encoding: Python values -> Arrow column
+
+ColumnEncoder = Callable[[list], pa.Array]
+
+_INT_TYPES = {BasicType.BYTE, BasicType.SHORT, BasicType.INT, BasicType.LONG}
+_NONE = type(None)
+
+
+def column_encoder(type_info: TypeInformation) -> ColumnEncoder:
+    """A function from a list of Python values to one Arrow column of ``type_info``."""
+    target = arrow_type(type_info)
+
+    if isinstance(type_info, PickledBytesTypeInfo):
+        dumps = pickle.dumps
+
+        def encode_pickled(values):
+            return pa.array([None if v is None else dumps(v, PICKLE_PROTOCOL) for v in values],
+                            pa.binary())
+        return encode_pickled
+
+    if isinstance(type_info, InstantTypeInfo):
+        def encode_instants(values):
+            _check_kinds(values, (Instant,), type_info)
+            micros = [None if v is None else v.seconds * 1_000_000 + v.nanos // 1000
+                      for v in values]
+            return pa.array(micros, pa.int64()).cast(target)
+        return encode_instants
+
+    if isinstance(type_info, _CompositeTypeInfo):
+        names = type_info.get_field_names()
+        children = [column_encoder(t) for t in type_info.get_field_types()]
+        arity = len(children)
+
+        def encode_struct(values):
+            fields = _transpose(values, arity, type_info)
+            arrays = [enc(col) for enc, col in zip(children, fields)]
+            mask = pa.array([v is None for v in values], pa.bool_())
+            return pa.StructArray.from_arrays(arrays, names, mask=mask)
+        return encode_struct
+
+    if isinstance(type_info, MapTypeInfo):
+        key_enc = column_encoder(type_info._key_type_info)
+        val_enc = column_encoder(type_info._value_type_info)
+
+        def encode_map(values):
+            _check_kinds(values, (dict,), type_info)
+            offsets, keys, items = [0], [], []
+            for v in values:
+                if v is not None:
+                    keys.extend(v.keys())
+                    items.extend(v.values())
+                offsets.append(len(keys))
+            mask = pa.array([v is None for v in values], pa.bool_())
+            offsets_array = pa.array(offsets, pa.int32())
+            return pa.MapArray.from_arrays(offsets_array, key_enc(keys), val_enc(items),
+                                           type=target, mask=mask)
+        return encode_map
+
+    if isinstance(type_info, _ElementTypeInfo) and not _is_bytes(type_info):
+        elem_enc = column_encoder(type_info.element_type)
+
+        def encode_list(values):
+            _check_kinds(values, (list, tuple), type_info)
+            offsets, flat = [0], []
+            for v in values:
+                if v is not None:
+                    flat.extend(v)
+                offsets.append(len(flat))
+            mask = pa.array([v is None for v in values], pa.bool_())
+            return pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), elem_enc(flat),
+                                            type=target, mask=mask)
+        return encode_list
+
+    kinds = _python_kinds(type_info)
+
+    def encode_plain(values):
+        if kinds is not None:
+            _check_kinds(values, kinds, type_info)
+        try:
+            return pa.array(values, target)
+        except (pa.ArrowException, TypeError, ValueError, OverflowError):
+            _raise_for_bad_value(values, target, type_info)
+            raise
+    return encode_plain
+
+
+def _python_kinds(type_info: TypeInformation):
+    """The Python types a plain column accepts, where Arrow alone would be too lenient."""
+    if isinstance(type_info, BasicTypeInfo):
+        t = type_info._basic_type
+        if t in _INT_TYPES or t is BasicType.BIG_INT:
+            return (numbers.Integral,)
+        if t in (BasicType.FLOAT, BasicType.DOUBLE):
+            return (numbers.Real,)
+        if t in (BasicType.STRING, BasicType.CHAR):
+            return (str,)
+        if t is BasicType.BOOLEAN:
+            return (bool,)
+        if t is BasicType.BIG_DEC:
+            return (decimal.Decimal, numbers.Integral)
+    if isinstance(type_info, PrimitiveArrayTypeInfo):  # bytes
+        return (bytes, bytearray)
+    if isinstance(type_info, DateTypeInfo):
+        return (datetime.date,)
+    if isinstance(type_info, TimeTypeInfo):
+        return (datetime.time,)
+    if isinstance(type_info, TimestampTypeInfo):
+        return (datetime.datetime,)
+    if isinstance(type_info, LocalTimeTypeInfo):
+        return {LocalTimeTypeInfo.TimeType.LOCAL_DATE: (datetime.date,),
+                LocalTimeTypeInfo.TimeType.LOCAL_TIME: (datetime.time,),
+                LocalTimeTypeInfo.TimeType.LOCAL_DATE_TIME: (datetime.datetime,)}[
+            type_info._time_type]
+    return None
+
+
+def _check_kinds(values: list, kinds: tuple, type_info: TypeInformation) -> None:
+    """Raise for the first value whose Python type is not one of ``kinds`` (bool is no int)."""
+    present = set(map(type, values))
+    present.discard(_NONE)
+    for kind in present:
+        if kind in kinds or (issubclass(kind, kinds) and (kind is not bool or bool in kinds)):
+            continue
+        bad = next(v for v in values if type(v) is kind)
+        raise RecordTypeError(bad, type_info)
+
+
+def _transpose(values: list, arity: int, type_info: TypeInformation) -> list:
+    rows = []
+    for v in values:
+        if v is None:
+            rows.append((None,) * arity)
+        elif type(v) is Row:
+            if len(v._values) != arity:
+                raise RecordTypeError(v, type_info, "expected %d fields" % arity)
+            rows.append(v._values)
+        elif isinstance(v, (tuple, list, Row)):
+            if len(v) != arity:
+                raise RecordTypeError(v, type_info, "expected %d fields" % arity)
+            rows.append(v)
+        else:
+            raise RecordTypeError(v, type_info, "expected a Row or a tuple")
+    if not rows:
+        return [[] for _ in range(arity)]
+    return [list(col) for col in zip(*rows)]
+
+
+def _raise_for_bad_value(values: list, target: pa.DataType, type_info: TypeInformation) -> None:
+    for v in values:
+        try:
+            pa.array([v], target)
+        except (pa.ArrowException, TypeError, ValueError, OverflowError) as e:
+            raise RecordTypeError(v, type_info, str(e)) from None
+
+
+def batch_encoder(type_info: TypeInformation) -> Callable[[list], List[pa.Array]]:
+    """A function from a list of values to the data columns of a batch."""
+    if isinstance(type_info, _CompositeTypeInfo):
+        children = [column_encoder(t) for t in type_info.get_field_types()]
+        arity = len(children)
+
+        def encode_records(values):
+            for v in values:
+                if v is None:
+                    raise RecordTypeError(v, type_info, "a record cannot be None")
+            fields = _transpose(values, arity, type_info)
+            return [enc(col) for enc, col in zip(children, fields)]
+        return encode_records
+    encoder = column_encoder(type_info)
+    return lambda values: [encoder(values)]
+
+
+__all__ = ["RecordTypeError", "column_names", "column_types", "arrow_type", "column_decoder",
+           "column_encoder", "batch_decoder", "batch_encoder", "PICKLE_PROTOCOL", "VALUE_COLUMN"]

@@ -1,0 +1,270 @@
+"""The fused Python stage: a chain of per-record operators run over Arrow batches.
+
+Consecutive map / flat_map / filter / process operators (and a trailing key selector) run as
+one ``mapInArrow`` call, PyFlink's operator chaining. Each operator processes a whole batch
+as a list, which keeps the per-record overhead to a list comprehension.
+"""
+from __future__ import annotations
+
+import pickle
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterator, List, Optional
+
+import pyarrow as pa
+
+from pystream.common.watermark_strategy import TimestampAssigner
+from pystream.datastream.functions import (
+    FilterFunction,
+    FlatMapFunction,
+    Function,
+    KeySelector,
+    MapFunction,
+    ProcessFunction,
+    TimerService,
+)
+from pystream.datastream.output_tag import OutputTag
+from pystream.runtime import records
+from pystream.runtime.context import StreamingRuntimeContext, TaskInfo
+from pystream.runtime.errors import operator_failure
+from pystream.runtime.layout import TS, Layout, timestamps_from_arrow, timestamps_to_arrow
+
+MIN_WATERMARK = -(2 ** 63)
+
+
+@dataclass(frozen=True)
+class OpSpec:
+    """One operator of a fused stage."""
+
+    kind: str  # 'map' | 'flat_map' | 'filter' | 'process' | 'key'
+    fn: Callable
+    label: str
+    info: TaskInfo
+
+
+_METHOD = {"map": (MapFunction, "map"), "flat_map": (FlatMapFunction, "flat_map"),
+           "filter": (FilterFunction, "filter"), "key": (KeySelector, "get_key"),
+           "process": (ProcessFunction, "process_element"),
+           "timestamps": (TimestampAssigner, "extract_timestamp")}
+
+
+def bind(kind: str, fn) -> Callable:
+    """The per-record callable of a user function (a Function instance or a plain callable)."""
+    base, method = _METHOD[kind]
+    if isinstance(fn, base):
+        return getattr(fn, method)
+    if isinstance(fn, Function) and hasattr(fn, method):
+        return getattr(fn, method)
+    return fn
+
+
+class _StatelessTimerService(TimerService):
+    def current_processing_time(self) -> int:
+        return int(time.time() * 1000)
+
+    def current_watermark(self) -> int:
+        return MIN_WATERMARK
+
+    def _no_timers(self, *_):
+        from pystream.errors import PystreamError
+
+        raise PystreamError("Timers are only available on a KeyedStream: use key_by(...) and a "
+                            "KeyedProcessFunction to register timers")
+
+    register_processing_time_timer = register_event_time_timer = _no_timers
+    delete_processing_time_timer = delete_event_time_timer = _no_timers
+
+
+class _ProcessContext(ProcessFunction.Context):
+    __slots__ = ("_timestamp", "_timers")
+
+    def __init__(self):
+        self._timestamp = None
+        self._timers = _StatelessTimerService()
+
+    def timer_service(self) -> TimerService:
+        return self._timers
+
+    def timestamp(self) -> Optional[int]:
+        return self._timestamp
+
+
+class _Op:
+    """A bound operator: ``run(values, timestamps, side)`` -> (values, timestamps)."""
+
+    def __init__(self, spec: OpSpec):
+        self.spec = spec
+        self.call = bind(spec.kind, spec.fn)
+        self.run = getattr(self, "_" + spec.kind)
+        self.ctx = _ProcessContext() if spec.kind == "process" else None
+
+    def open(self):
+        if isinstance(self.spec.fn, Function):
+            try:
+                self.spec.fn.open(StreamingRuntimeContext(self.spec.info))
+            except Exception as e:  # noqa: BLE001 - any user error is reported
+                raise operator_failure(e, self.spec.label) from None
+
+    def close(self):
+        if isinstance(self.spec.fn, Function):
+            self.spec.fn.close()
+
+    def _map(self, values, ts, side):
+        f = self.call
+        return [f(v) for v in values], ts
+
+    def _filter(self, values, ts, side):
+        f = self.call
+        if ts is None:
+            return [v for v in values if f(v)], None
+        kept = [(v, t) for v, t in zip(values, ts) if f(v)]
+        return [v for v, _ in kept], [t for _, t in kept]
+
+    def _flat_map(self, values, ts, side):
+        f = self.call
+        if ts is None:
+            return [o for v in values for o in _iterate(f(v))], None
+        out, out_ts = [], []
+        for v, t in zip(values, ts):
+            for o in _iterate(f(v)):
+                out.append(o)
+                out_ts.append(t)
+        return out, out_ts
+
+    def _process(self, values, ts, side):
+        f, ctx = self.call, self.ctx
+        out, out_ts = [], []
+        for v, t in zip(values, ts if ts is not None else [None] * len(values)):
+            ctx._timestamp = t
+            for o in _iterate(f(v, ctx)):
+                if type(o) is tuple and len(o) == 2 and isinstance(o[0], OutputTag):
+                    side.append((o[0].tag_id, o[1], t))
+                else:
+                    out.append(o)
+                    out_ts.append(t)
+        return out, (out_ts if ts is not None else None)
+
+    def _timestamps(self, values, ts, side):
+        f = self.call
+        previous = ts if ts is not None else [None] * len(values)
+        return values, [int(f(v, MIN_WATERMARK if t is None else t))
+                        for v, t in zip(values, previous)]
+
+    def _key(self, values, ts, side):
+        f = self.call
+        return [f(v) for v in values], ts
+
+
+def _iterate(result):
+    return () if result is None else result
+
+
+def encode_key(key) -> bytes:
+    """The bytes a key is grouped by: equal keys give equal bytes (no pickle memo)."""
+    if type(key) in (int, str, float, bool, bytes) or key is None:
+        return pickle.dumps(key, records.PICKLE_PROTOCOL)
+    pickler_file = _KeyBuffer()
+    pickler = pickle.Pickler(pickler_file, records.PICKLE_PROTOCOL)
+    pickler.fast = True  # no memo: equal tuples pickle to equal bytes
+    pickler.dump(key)
+    return pickler_file.getvalue()
+
+
+class _KeyBuffer:
+    def __init__(self):
+        self.parts = []
+
+    def write(self, data):
+        self.parts.append(bytes(data))
+
+    def getvalue(self) -> bytes:
+        return b"".join(self.parts)
+
+
+@dataclass(frozen=True)
+class FusedStage:
+    """A chain of operators from one layout to another; the function given to mapInArrow.
+
+    With a trailing 'key' op the output carries the ``__key`` column and the value pickled
+    (ready for a keyed stage). With ``side_tags`` the output is tagged: main and side records
+    pickled, each with the id of its output tag.
+    """
+
+    ops: tuple
+    input: Layout
+    output: Layout
+    side_tags: tuple = ()
+
+    def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        ops = [_Op(spec) for spec in self.ops]
+        opened = []
+        try:
+            for op in ops:
+                op.open()
+                opened.append(op)
+            decode = records.batch_decoder(self.input.type_info)
+            encode = self._encoder()
+            n_data = len(self.input.data_columns)
+            for batch in batches:
+                values = decode(batch.columns[:n_data])
+                ts = (timestamps_from_arrow(batch.column(TS)) if self.input.timestamped
+                      else None)
+                side: list = []
+                keys = None
+                for op in ops:
+                    try:
+                        if op.spec.kind == "key":
+                            keys, _ = op.run(values, ts, side)
+                        else:
+                            values, ts = op.run(values, ts, side)
+                    except Exception as e:  # noqa: BLE001 - any user error is reported
+                        raise operator_failure(e, op.spec.label) from None
+                out = encode(values, ts, keys, side)
+                if out.num_rows:
+                    yield out
+        finally:
+            for op in opened:
+                op.close()
+
+    def _encoder(self) -> Callable:
+        label = self.ops[-1].label if self.ops else "source"
+        return TaggedEncoder(self.output, self.side_tags, label).encode
+
+
+class TaggedEncoder:
+    """Encodes a stage's output into a batch of ``layout``: main records, and with a tagged
+    layout also the side-output records of the wanted tags."""
+
+    def __init__(self, layout: Layout, side_tags: tuple, label: str):
+        self.layout = layout
+        self.schema = layout.arrow_schema()
+        self.label = label
+        self.encode_data = records.batch_encoder(layout.type_info)
+        self.wanted = set(side_tags)
+
+    def emitted(self, triples: list) -> pa.RecordBatch:
+        """Encode ``(tag, value, timestamp)`` triples (tag None for the main output)."""
+        main = [t for t in triples if t[0] is None]
+        side = [t for t in triples if t[0] is not None]
+        return self.encode([t[1] for t in main], [t[2] for t in main], None, side)
+
+    def encode(self, values: list, ts: Optional[list], keys: Optional[list],
+               side: list) -> pa.RecordBatch:
+        layout = self.layout
+        tags: Optional[List[Optional[str]]] = None
+        if layout.tagged:
+            side = [s for s in side if s[0] in self.wanted]
+            tags = [None] * len(values) + [s[0] for s in side]
+            ts = (ts if ts is not None else [None] * len(values)) + [s[2] for s in side]
+            values = values + [s[1] for s in side]
+        try:
+            columns = self.encode_data(values)
+        except records.RecordTypeError as e:
+            raise operator_failure(e, self.label, e.value) from None
+        if layout.timestamped:
+            columns.append(timestamps_to_arrow(ts if ts is not None else [None] * len(values)))
+        if layout.keyed:
+            columns.append(pa.array([encode_key(k) for k in keys], pa.binary()))
+        if layout.tagged:
+            columns.append(pa.array(tags, pa.string()))
+        return pa.RecordBatch.from_arrays(columns, schema=self.schema)

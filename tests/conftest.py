@@ -1,0 +1,46 @@
+"""One real local Spark session for the whole test run, and the runtime-mode fixture."""
+from __future__ import annotations
+
+import pytest
+
+from pystream import session
+from pystream.datastream import RuntimeExecutionMode, StreamExecutionEnvironment
+
+TEST_CONF = {
+    "spark.ui.enabled": "false",
+    "spark.sql.shuffle.partitions": "2",
+    "spark.default.parallelism": "2",
+    "spark.driver.memory": "2g",
+}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def spark():
+    """The test run's Spark session (local[2], UI off), stopped at the end."""
+    session.configure(master="local[2]", conf=dict(TEST_CONF))
+    yield session.get_session()
+    session.stop_session()
+
+
+@pytest.fixture(params=["streaming", "batch"])
+def env(request) -> StreamExecutionEnvironment:
+    """A fresh environment, in STREAMING and in BATCH mode."""
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_runtime_mode(RuntimeExecutionMode[request.param.upper()])
+    return env
+
+
+@pytest.fixture
+def streaming_env() -> StreamExecutionEnvironment:
+    return StreamExecutionEnvironment.get_execution_environment()
+
+
+@pytest.fixture
+def batch_env() -> StreamExecutionEnvironment:
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_runtime_mode(RuntimeExecutionMode.BATCH)
+    return env
+
+
+def is_batch(env: StreamExecutionEnvironment) -> bool:
+    return env.get_runtime_mode() is RuntimeExecutionMode.BATCH
