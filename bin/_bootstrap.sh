@@ -8,8 +8,11 @@ want="$(sha256sum "$ROOT/pyproject.toml" | cut -d' ' -f1)"
 if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$want" ]; then
     PY="${PYTHON:-}"
     if [ -z "$PY" ]; then
-        for candidate in python3.12 python3.11 python3.10 python3; do
-            if command -v "$candidate" >/dev/null 2>&1; then PY="$candidate"; break; fi
+        for candidate in python3 python3.13 python3.12 python3.11 python3.10; do
+            if "$candidate" -c 'import sys, venv; assert sys.version_info >= (3, 10)' \
+                    >/dev/null 2>&1; then
+                PY="$candidate"; break
+            fi
         done
     fi
     [ -n "$PY" ] || { echo "pystream: no python3 (3.10 or newer) found" >&2; exit 1; }

@@ -54,6 +54,7 @@ def is_connect(spark) -> bool:
 
 
 def plan_sink(compiler, node: graph.Sink) -> SinkPlan:
+    import pystream.compiler.connectors  # noqa: F401 - registers the connectors' sinks
     return sink_plan(node.sink, compiler, node)
 
 

@@ -17,7 +17,8 @@ from pystream.runtime.layout import Layout
 
 
 def source_flow(compiler, node: graph.Source) -> Flow:
-    """The Flow of a Source node, with its timestamps assigned if a strategy is given."""
+    """The Flow of a Source node."""
+    import pystream.compiler.connectors  # noqa: F401 - registers the connectors' translations
     if compiler.settings.batch and not node.bounded:
         raise PystreamError(
             "Detected an UNBOUNDED source (%s) with the execution mode set to BATCH: this "
