@@ -8,10 +8,13 @@ Spark jobs interrupted before the interrupt propagates. ``Job.start()`` runs it 
 from __future__ import annotations
 
 import concurrent.futures
+import os
+import re
 import shutil
 import tempfile
 import threading
 import time
+import weakref
 from typing import List, Optional
 
 from pystream import graph
@@ -23,6 +26,16 @@ from pystream.errors import PystreamError
 from pystream.runtime.errors import spark_error
 
 POLL_SECONDS = 0.2
+_active: "weakref.WeakSet[Job]" = weakref.WeakSet()
+
+
+def active_jobs() -> List["Job"]:
+    """The jobs of this process that are running now (for the shell's ``%jobs``)."""
+    return [job for job in list(_active) if job.status() is JobStatus.RUNNING]
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("_") or "job"
 
 
 class JobCancelled(PystreamError):
@@ -69,6 +82,7 @@ class Job:
     def run(self) -> JobExecutionResult:
         self.started_at = time.time()
         self._status = JobStatus.RUNNING
+        _active.add(self)
         try:
             compiler = Compiler(self.spark, self.settings, self.sinks)
             plans = [plan_sink(compiler, sink) for sink in self.sinks]
@@ -127,17 +141,30 @@ class Job:
     def _run_streaming(self, plans, compiler: Compiler) -> None:
         bounded = all(node.bounded for node in graph.walk(self.sinks)
                       if isinstance(node, graph.Source))
-        trigger = {"availableNow": True} if bounded else {"processingTime": "0 seconds"}
+        interval = self.settings.checkpoint_interval_ms
+        trigger = ({"availableNow": True} if bounded else
+                   {"processingTime": "%d milliseconds" % (interval or 0)})
         if compiler.shuffle_partitions:
             self.spark.conf.set("spark.sql.shuffle.partitions", str(compiler.shuffle_partitions))
-        for plan in plans:
-            checkpoint = tempfile.mkdtemp(prefix="pystream-checkpoint-")
-            self._checkpoints.append(checkpoint)
+        for index, (plan, sink) in enumerate(zip(plans, self.sinks)):
+            checkpoint = self._checkpoint_location(sink, index)
             with self._lock:
                 if self._cancelled.is_set():
                     raise JobCancelled("job '%s' was cancelled" % self.name)
                 self._queries.append(plan.start_stream(trigger, checkpoint))
         self._await_queries()
+
+    def _checkpoint_location(self, sink: graph.Sink, index: int) -> str:
+        """A kept ``<dir>/<job>/<sink>`` with checkpointing configured, else a temporary one."""
+        if self.settings.checkpoint_dir and self.settings.checkpoint_interval_ms:
+            base = self.settings.checkpoint_dir
+            if base.startswith("file://"):
+                base = base[len("file://"):]
+            name = sink.meta.uid or "sink-%d" % index
+            return os.path.join(base, _safe(self.name), _safe(name))
+        path = tempfile.mkdtemp(prefix="pystream-checkpoint-")
+        self._checkpoints.append(path)
+        return path
 
     def _await_queries(self) -> None:
         while True:

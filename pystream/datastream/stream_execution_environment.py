@@ -11,6 +11,7 @@ from pystream.common.execution_config import ExecutionConfig
 from pystream.common.job import JobClient, JobExecutionResult
 from pystream.common.typeinfo import TypeInformation, Types
 from pystream.common.watermark_strategy import WatermarkStrategy
+from pystream.datastream.checkpoint_config import CheckpointConfig
 from pystream.datastream.connectors.base import Source
 from pystream.datastream.connectors.collection import CollectionSource, SocketSource
 from pystream.datastream.data_stream import DataStream
@@ -36,6 +37,7 @@ class StreamExecutionEnvironment:
         self._config = ExecutionConfig()
         self._sinks: List[graph.Sink] = []
         self._chaining = True
+        self._checkpoint_config = CheckpointConfig(self._configuration)
         mode = self._configuration.get_string(_MODE_KEY, "STREAMING").upper()
         self._runtime_mode = RuntimeExecutionMode[mode]
         if self._configuration.contains_key(_PARALLELISM_KEY):
@@ -102,6 +104,23 @@ class StreamExecutionEnvironment:
 
     def is_chaining_enabled(self) -> bool:
         return self._chaining
+
+    def enable_checkpointing(self, interval: int, mode=None) -> "StreamExecutionEnvironment":
+        """Checkpoint every ``interval`` ms (Spark: one micro-batch every ``interval`` for
+        unbounded jobs); with a checkpoint directory a restarted job resumes its state."""
+        self._checkpoint_config.set_checkpoint_interval(interval)
+        if mode is not None:
+            self._checkpoint_config.set_checkpointing_mode(mode)
+        return self
+
+    def get_checkpoint_config(self) -> CheckpointConfig:
+        return self._checkpoint_config
+
+    def get_checkpoint_interval(self) -> int:
+        return self._checkpoint_config.get_checkpoint_interval()
+
+    def get_checkpointing_mode(self):
+        return self._checkpoint_config.get_checkpointing_mode()
 
     def set_buffer_timeout(self, timeout_millis: int):
         raise UnsupportedFeatureError("set_buffer_timeout: Spark has no network buffer "
@@ -173,6 +192,10 @@ class StreamExecutionEnvironment:
             max_parallelism=max(self._config.get_max_parallelism(), 128),
             job_parameters=self._config.get_global_job_parameters(),
             chaining=self._chaining,
+            checkpoint_dir=self._checkpoint_config.get_checkpoint_storage_dir(),
+            checkpoint_interval_ms=(self._checkpoint_config.get_checkpoint_interval()
+                                    if self._checkpoint_config.is_checkpointing_enabled()
+                                    else None),
         )
 
     def _is_batch(self, sinks: Optional[List[graph.Sink]] = None) -> bool:
