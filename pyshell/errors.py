@@ -1,0 +1,18 @@
+"""The shell's errors, and the short form in which errors are shown to the user."""
+from __future__ import annotations
+
+
+class StartupError(Exception):
+    """Spark cannot start; the message says what is missing and how to fix it."""
+
+
+def short_error(error: BaseException) -> str:
+    """A failed job as the user's exception, operator and user frames; any other pystream
+    error as its type and message (no pages of JVM or pystream frames)."""
+    from pystream.errors import JobExecutionError
+
+    if isinstance(error, JobExecutionError):
+        return "Job failed: %s" % error
+    if isinstance(error, StartupError):
+        return str(error)
+    return "%s: %s" % (type(error).__name__, error)

@@ -1,0 +1,155 @@
+"""``%explain``: a DataStream's pystream graph as stages, and Spark's plan for it.
+
+Stages follow the compiler's rules (``pystream/compiler/translate.py``): stateless Python
+operators chain into one fused ``mapInArrow`` stage; a ``key_by`` ends a stage with a hash
+shuffle on the key; keyed operators run in a keyed stage (``transformWithState`` when
+streaming, a sort by key in BATCH mode); unions, partitionings, parallelism changes and
+chaining breaks start new stages.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
+
+
+@dataclass
+class Stage:
+    number: int
+    kind: str  # source | python | keyed | union | exchange
+    parallelism: Optional[int]
+    operators: List[str] = field(default_factory=list)
+    reads: List[Tuple[int, str]] = field(default_factory=list)  # (stage, how)
+    closed: bool = False  # chaining disabled: the next operator starts a stage
+
+
+def _function_name(fn) -> str:
+    """``parse``, ``Parser.map``, ``<lambda>`` or the class of a function object."""
+    name = getattr(fn, "__qualname__", None) or ""
+    if not name or "<locals>" in name:
+        name = getattr(fn, "__name__", None) or ""
+    return name or type(fn).__name__
+
+
+def describe(node) -> str:
+    """One operator, as a line of the graph."""
+    from pystream import graph
+
+    origin = " (%s)" % node.meta.origin if node.meta.origin else ""
+    if isinstance(node, graph.Source):
+        return "Source: %s · %r · %s" % (node.meta.name, node.source,
+                                          "bounded" if node.bounded else "unbounded")
+    if isinstance(node, graph.Stateless):
+        return "%s · %s%s" % (node.meta.name, _function_name(node.fn), origin)
+    if isinstance(node, graph.KeyBy):
+        return "KeyBy · %s%s" % (_function_name(node.key_selector), origin)
+    if isinstance(node, graph.Keyed):
+        inner = getattr(node.function, "function", None)
+        what = type(node.function).__name__
+        if inner is not None:
+            what += "(%s)" % _function_name(inner)
+        return "%s · %s%s" % (node.meta.name, what, origin)
+    if isinstance(node, graph.AssignTimestamps):
+        return "Timestamps/Watermarks · %r%s" % (node.strategy, origin)
+    if isinstance(node, graph.Sink):
+        return "Sink: %s · %r" % (node.meta.name, node.sink)
+    return "%s%s" % (node.meta.name, origin)
+
+
+def stages(root, batch: bool, default_parallelism: int) -> List[Stage]:
+    """The stages that compute ``root`` (a graph node), in execution order."""
+    from pystream import graph
+
+    result: List[Stage] = []
+    stage_of: Dict[int, Stage] = {}
+    parallelism: Dict[int, int] = {}
+
+    def new(kind: str, p, reads=()) -> Stage:
+        stage = Stage(len(result) + 1, kind, p, reads=list(reads))
+        result.append(stage)
+        return stage
+
+    for node in graph.walk([root]):
+        inputs = node.inputs
+        inherited = parallelism.get(id(inputs[0])) if inputs else None
+        p = node.meta.parallelism or inherited or default_parallelism
+        parallelism[id(node)] = p
+        up = stage_of.get(id(inputs[0])) if inputs else None
+        if isinstance(node, graph.Source):
+            stage = new("source", p)
+        elif isinstance(node, graph.Keyed):
+            stage = new("keyed", p, [(up.number, "hash(key)")])
+        elif isinstance(node, graph.Union):
+            stage = new("union", p, [(stage_of[id(i)].number, "union") for i in inputs])
+        elif isinstance(node, graph.Partition):
+            if node.strategy == "forward":
+                stage = up
+                stage.closed = True
+            else:
+                stage = new("exchange", p, [(up.number, node.strategy)])
+        elif isinstance(node, graph.Stateless):
+            if isinstance(node.input, graph.KeyBy):
+                stage = new("python", p, [(up.number, "hash(key)")])
+            elif p != inherited:
+                stage = new("python", p, [(up.number, "rebalance")])
+            elif up.closed or node.meta.chaining in ("new_chain", "disabled"):
+                stage = new("python", p, [(up.number, "forward (chain break)")])
+            else:
+                stage = up
+                if stage.kind in ("source", "exchange", "union"):
+                    stage.kind = "python"
+            stage.closed = node.meta.chaining == "disabled"
+        else:  # KeyBy, AssignTimestamps, SideOutput, Sink: in the stage they read
+            stage = up
+        stage.operators.append(describe(node))
+        stage_of[id(node)] = stage
+    return result
+
+
+def stage_title(stage: Stage, batch: bool) -> str:
+    kind = {
+        "source": "source",
+        "python": "fused Python operators (mapInArrow)",
+        "keyed": "keyed state, sorted by key (BATCH)" if batch
+        else "keyed state and timers (transformWithState)",
+        "union": "union",
+        "exchange": "repartition",
+    }[stage.kind]
+    reads = "".join(" · reads stage %d by %s" % r for r in stage.reads)
+    return "Stage %d · %s · parallelism %s%s" % (stage.number, kind, stage.parallelism, reads)
+
+
+def runs_in_batch(ds) -> bool:
+    """Whether ``env.execute()`` would run ``ds`` in BATCH mode."""
+    from pyshell.preview import is_bounded
+    from pystream.datastream import RuntimeExecutionMode
+
+    mode = ds.get_execution_environment().get_runtime_mode()
+    if mode is RuntimeExecutionMode.AUTOMATIC:
+        return is_bounded(ds)
+    return mode is RuntimeExecutionMode.BATCH
+
+
+def graph_text(ds, batch: bool) -> str:
+    """The pystream graph of ``ds``: its stages and their operators."""
+    from pyshell.preview import is_bounded, stream_node
+
+    env = ds.get_execution_environment()
+    found = stages(stream_node(ds), batch, env.get_parallelism())
+    head = "pystream graph · %s · %s · %d stage%s" % (
+        "BATCH" if batch else "STREAMING", "bounded" if is_bounded(ds) else "unbounded",
+        len(found), "" if len(found) == 1 else "s")
+    lines = [head]
+    for stage in found:
+        lines.append(stage_title(stage, batch))
+        lines += ["    " + op for op in stage.operators]
+    return "\n".join(lines)
+
+
+def spark_plan(df, mode: str = "simple") -> str:
+    """Spark's plan of ``df`` (``df.explain(mode)`` as text)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        df.explain(mode=mode)
+    return out.getvalue().rstrip()

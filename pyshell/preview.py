@@ -1,0 +1,338 @@
+"""Previews: the leading rows of a DataStream, and the guarantee that no query outlives them.
+
+A bounded stream is collected with a bounded batch query (``limit(n)``), except keyed
+streams in STREAMING mode: their rolling results differ from BATCH mode's final ones, so they
+run as a streaming query that ends by itself (``availableNow``). An unbounded stream runs as
+a streaming query into a memory table, polled until ``n`` rows, the timeout, or ``idle``
+seconds without new rows. The query runs in a worker thread: Ctrl-C in the shell only asks
+it to stop, and every path (rows, timeout, idle, error, Ctrl-C) stops it.
+"""
+from __future__ import annotations
+
+import itertools
+import shutil
+import tempfile
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any, Callable, List, Optional, TypeVar
+
+from pyshell import render
+
+POLL_SECONDS = 0.1
+_names = itertools.count(1)
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """When a preview stops: ``n`` rows, ``timeout`` seconds, or ``idle`` seconds without new
+    rows (counted from the first finished micro-batch; None: never idle)."""
+
+    n: int = 10
+    timeout: float = 10.0
+    idle: Optional[float] = 5.0
+
+
+def stop_reason(limits: Limits, seen: int, elapsed: float, idle_for: Optional[float]
+                ) -> Optional[str]:
+    """Why a running preview should stop now: 'rows', 'timeout', 'idle', or None."""
+    if seen >= limits.n:
+        return "rows"
+    if elapsed >= limits.timeout:
+        return "timeout"
+    if limits.idle is not None and idle_for is not None and idle_for >= limits.idle:
+        return "idle"
+    return None
+
+
+@dataclass
+class PreviewResult:
+    """The rows a preview showed and why it stopped (``%preview -o`` returns it)."""
+
+    columns: List[str]
+    rows: list
+    seen: int
+    reason: str
+    elapsed: float
+    limits: Limits
+
+    def footer(self) -> str:
+        return render.footer(len(self.rows), self.seen, self.reason, self.elapsed,
+                             self.limits.n, self.limits.timeout, self.limits.idle or 0)
+
+    def text(self) -> str:
+        return render.table(self.columns, self.rows) + "\n" + self.footer()
+
+    def _repr_pretty_(self, printer, cycle) -> None:
+        printer.text(self.text())
+
+    def _repr_html_(self) -> str:
+        return render.html_table(self.columns, self.rows) + "<p>%s</p>" % self.footer()
+
+
+# ---------------------------------------------------------------------------------------------
+# cancelling
+
+
+class Cancellation:
+    """Set by the shell (Ctrl-C) or by a timer; running work checks it or registers a hook.
+
+    Hooks run in their own thread: the thread that cancels may be handling a Ctrl-C and must
+    never be inside a call into the JVM when the next one arrives.
+    """
+
+    def __init__(self):
+        self._event = threading.Event()
+        self._hooks: List[Callable[[], None]] = []
+        self._lock = threading.Lock()
+        self.reason: Optional[str] = None
+
+    def is_set(self) -> bool:
+        return self._event.is_set()
+
+    def wait(self, seconds: float) -> bool:
+        return self._event.wait(seconds)
+
+    def cancel(self, reason: str = "interrupted") -> None:
+        with self._lock:
+            if self._event.is_set():
+                return
+            self.reason = reason
+            self._event.set()
+            hooks = list(self._hooks)
+        if hooks:
+            threading.Thread(target=lambda: [_quietly(h) for h in hooks], daemon=True,
+                             name="pystream-shell-cancel").start()
+
+    def on_cancel(self, hook: Callable[[], None]) -> None:
+        with self._lock:
+            if not self._event.is_set():
+                self._hooks.append(hook)
+                return
+        _quietly(hook)
+
+
+def _quietly(hook: Callable[[], None]) -> None:
+    try:
+        hook()
+    except Exception:  # noqa: BLE001 - nothing left to cancel
+        pass
+
+
+def run_interruptible(task: Callable[[Cancellation], T], cancel: Optional[Cancellation] = None,
+                      on_interrupt: Optional[Callable[[int], None]] = None) -> T:
+    """Run ``task(cancel)`` in a worker thread. Ctrl-C here cancels it and waits until it has
+    cleaned up (more Ctrl-Cs only call ``on_interrupt`` again); its result or error is ours."""
+    cancel = cancel or Cancellation()
+    outcome: dict = {}
+    finished = threading.Event()  # not Thread.join: a Ctrl-C inside join() can corrupt it
+
+    def target():
+        try:
+            outcome["value"] = task(cancel)
+        except BaseException as e:  # noqa: BLE001 - re-raised in the calling thread
+            outcome["error"] = e
+        finally:
+            finished.set()
+
+    threading.Thread(target=target, daemon=True, name="pystream-shell-query").start()
+    interrupts = 0
+    while not finished.is_set():
+        try:
+            finished.wait(POLL_SECONDS)
+        except KeyboardInterrupt:
+            interrupts += 1
+            cancel.cancel("interrupted")
+            if on_interrupt is not None:
+                on_interrupt(interrupts)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+# ---------------------------------------------------------------------------------------------
+# compiling
+
+
+def stream_node(ds):
+    """The graph node holding ``ds``'s records (a KeyedStream's values, not its keys)."""
+    return ds._values_node() if hasattr(ds, "_values_node") else ds._node
+
+
+def collects_in_batch(ds) -> bool:
+    """Whether ``ds`` is previewed with a bounded batch collect (else a streaming query)."""
+    from pystream import graph
+    from pystream.datastream import RuntimeExecutionMode
+
+    mode = ds.get_execution_environment().get_runtime_mode()
+    nodes = list(graph.walk([stream_node(ds)]))
+    bounded = all(n.bounded for n in nodes if isinstance(n, graph.Source))
+    if mode is RuntimeExecutionMode.BATCH:
+        return True
+    if not bounded:
+        return False
+    return (mode is RuntimeExecutionMode.AUTOMATIC
+            or not any(isinstance(n, graph.Keyed) for n in nodes))
+
+
+def is_bounded(ds) -> bool:
+    from pystream import graph
+
+    return all(n.bounded for n in graph.walk([stream_node(ds)]) if isinstance(n, graph.Source))
+
+
+def is_connect(spark) -> bool:
+    return type(spark).__module__.startswith("pyspark.sql.connect")
+
+
+# ---------------------------------------------------------------------------------------------
+# the two ways to preview
+
+
+def preview(ds, limits: Limits = Limits(), cancel: Optional[Cancellation] = None
+            ) -> PreviewResult:
+    """The leading rows of ``ds`` (blocks; run it under ``run_interruptible`` in a shell).
+
+    >>> preview(env.from_collection([1, 2, 3]), Limits(n=2)).rows   # doctest: +SKIP
+    [1, 2]
+    """
+    from pystream.compiler import compile_stream
+    from pystream.session import get_session
+
+    cancel = cancel or Cancellation()
+    started = time.monotonic()
+    if collects_in_batch(ds):
+        return _collect(compile_stream(ds, batch=True), limits, cancel, started)
+    spark = get_session()
+    compiled = compile_stream(ds, batch=False)
+    if compiled.shuffle_partitions:
+        spark.conf.set("spark.sql.shuffle.partitions", str(compiled.shuffle_partitions))
+    with StreamTap(spark, compiled.df, compiled.decode, bounded=is_bounded(ds)) as tap:
+        return _poll(tap, compiled.columns, limits, cancel, started)
+
+
+def _collect(compiled, limits: Limits, cancel: Cancellation, started: float) -> PreviewResult:
+    from pystream.runtime.errors import spark_error
+    from pystream.session import get_session
+
+    spark = get_session()
+    tag = "pystream-preview-%s" % uuid.uuid4().hex
+    timer = threading.Timer(limits.timeout, cancel.cancel, args=("timeout",))
+    timer.daemon = True
+    spark.addTag(tag)
+    cancel.on_cancel(lambda: spark.interruptTag(tag))
+    timer.start()
+    try:
+        table = compiled.df.limit(limits.n + 1).toArrow()
+        rows = compiled.decode(table)
+        reason = "rows" if len(rows) > limits.n else "end"
+    except Exception as e:  # noqa: BLE001 - Spark's errors, made short
+        if not cancel.is_set():
+            raise spark_error(e) from None
+        rows, reason = [], cancel.reason
+    finally:
+        timer.cancel()
+        spark.removeTag(tag)
+    return PreviewResult(compiled.columns, rows[:limits.n], len(rows), reason,
+                         time.monotonic() - started, limits)
+
+
+def _poll(tap: "StreamTap", columns: List[str], limits: Limits, cancel: Cancellation,
+          started: float) -> PreviewResult:
+    rows: list = []
+    counted = 0
+    quiet_since: Optional[float] = None  # last new rows, or the first finished micro-batch
+    reason = None
+    while reason is None:
+        ended = tap.refresh()
+        now = time.monotonic()
+        if tap.count > counted or (quiet_since is None and tap.batches):
+            counted, quiet_since = tap.count, now
+        if len(rows) < limits.n and tap.count > len(rows):
+            rows += tap.rows(len(rows), limits.n - len(rows))
+        if ended:
+            reason = "end"
+        else:
+            idle_for = None if quiet_since is None else now - quiet_since
+            reason = stop_reason(limits, tap.count, now - started, idle_for)
+        if reason is None and cancel.wait(POLL_SECONDS):
+            reason = cancel.reason
+    return PreviewResult(columns, rows, tap.count, reason, time.monotonic() - started, limits)
+
+
+class StreamTap:
+    """A streaming query of ``df`` into a memory table, read as it grows; leaving the
+    ``with`` block stops the query, drops the table and deletes the checkpoint."""
+
+    def __init__(self, spark, df, decode: Callable[[Any], list], bounded: bool = False):
+        self.spark = spark
+        self.decode = decode
+        self.name = "pystream_preview_%d_%s" % (next(_names), uuid.uuid4().hex[:8])
+        self.count = 0  # rows in the memory table
+        self.batches = 0  # micro-batches finished
+        self._batch_id: Optional[int] = None
+        # over Spark Connect the checkpoint lives on the server: Spark makes and deletes one
+        self.checkpoint = None if is_connect(spark) else tempfile.mkdtemp(
+            prefix="pystream-preview-")
+        writer = (df.writeStream.format("memory").queryName(self.name).outputMode("append"))
+        if bounded:
+            writer = writer.trigger(availableNow=True)
+        if self.checkpoint:
+            writer = writer.option("checkpointLocation", self.checkpoint)
+        try:
+            self.query = writer.start()
+        except Exception as e:  # noqa: BLE001 - Spark's errors, made short
+            self._cleanup()
+            from pystream.runtime.errors import spark_error
+
+            raise spark_error(e) from None
+
+    def __enter__(self) -> "StreamTap":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def progress(self) -> Optional[dict]:
+        return self.query.lastProgress
+
+    def refresh(self) -> bool:
+        """Count the rows of newly finished micro-batches; True once the query has ended
+        (raises the short form of its error if it failed)."""
+        active = self.query.isActive
+        progress = self.query.lastProgress
+        batch_id = progress["batchId"] if progress else None
+        if batch_id != self._batch_id or not active:
+            if batch_id is not None and batch_id != self._batch_id:
+                self.batches += 1
+            self._batch_id = batch_id
+            self.count = self.spark.table(self.name).count()
+        if not active:
+            error = self.query.exception()
+            if error is not None:
+                from pystream.runtime.errors import spark_error
+
+                raise spark_error(error)
+            return True
+        return False
+
+    def rows(self, offset: int, limit: int) -> list:
+        """Decoded rows ``offset`` to ``offset + limit`` of the memory table."""
+        table = self.spark.table(self.name).offset(offset).limit(limit).toArrow()
+        return self.decode(table)
+
+    def stop(self) -> None:
+        try:
+            self.query.stop()
+        finally:
+            self._cleanup()
+
+    def _cleanup(self) -> None:
+        try:
+            self.spark.catalog.dropTempView(self.name)
+        except Exception:  # noqa: BLE001 - the table never existed
+            pass
+        if self.checkpoint:
+            shutil.rmtree(self.checkpoint, ignore_errors=True)
