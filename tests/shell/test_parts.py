@@ -86,7 +86,7 @@ def test_explain_shows_fused_stages_and_key_by_boundaries():
         "    KeyBy · <lambda>",
         "Stage 2 · keyed state and timers (transformWithState) · parallelism 2 · reads stage 1 "
         "by hash(key)",
-        "    Reduce · RollingReduce",
+        "    Reduce · RollingReduce(<lambda>)",
         "    Map · str",
     ]
 
