@@ -217,26 +217,60 @@ def _collect(compiled, limits: Limits, cancel: Cancellation, started: float) -> 
     from pystream.runtime.errors import spark_error
     from pystream.session import get_session
 
-    spark = get_session()
-    tag = "pystream-preview-%s" % uuid.uuid4().hex
     timer = threading.Timer(limits.timeout, cancel.cancel, args=("timeout",))
     timer.daemon = True
-    spark.addTag(tag)
-    cancel.on_cancel(lambda: spark.interruptTag(tag))
-    timer.start()
-    try:
-        table = compiled.df.limit(limits.n + 1).toArrow()
-        rows = compiled.decode(table)
-        reason = "rows" if len(rows) > limits.n else "end"
-    except Exception as e:  # noqa: BLE001 - Spark's errors, made short
-        if not cancel.is_set():
-            raise spark_error(e) from None
-        rows, reason = [], cancel.reason
-    finally:
-        timer.cancel()
-        spark.removeTag(tag)
+    with JobTag(get_session()) as tag:
+        cancel.on_cancel(tag.cancel)
+        timer.start()
+        try:
+            rows = compiled.decode(compiled.df.limit(limits.n + 1).toArrow())
+            reason = "rows" if len(rows) > limits.n else "end"
+        except Exception as e:  # noqa: BLE001 - Spark's errors, made short
+            if not cancel.is_set():
+                raise spark_error(e) from None
+            rows, reason = [], cancel.reason
+        finally:
+            timer.cancel()
     return PreviewResult(compiled.columns, rows[:limits.n], len(rows), reason,
                          time.monotonic() - started, limits)
+
+
+class JobTag:
+    """Marks the Spark jobs this thread starts so that any thread can cancel them.
+
+    Classic sessions: a job group (the session's own tags are per thread, also for
+    ``interruptTag``, and SparkContext job tags do not reach ``toArrow()``'s jobs).
+    Spark Connect: the session's tags, which work from any thread. ``cancel()`` repeats
+    until the tagged work is over: a job that had not started yet is cancelled too.
+    """
+
+    def __init__(self, spark):
+        self.spark = spark
+        self.tag = "pystream-preview-%s" % uuid.uuid4().hex
+        self.connect = is_connect(spark)
+        self._over = threading.Event()
+
+    def __enter__(self) -> "JobTag":
+        if self.connect:
+            self.spark.addTag(self.tag)
+        else:
+            self.spark.sparkContext.setJobGroup(self.tag, "pystream-shell preview", True)
+        return self
+
+    def cancel(self) -> None:
+        while not self._over.is_set():
+            if self.connect:
+                self.spark.interruptTag(self.tag)
+            else:
+                self.spark.sparkContext.cancelJobGroup(self.tag)
+            self._over.wait(POLL_SECONDS * 5)
+
+    def __exit__(self, *exc) -> None:
+        self._over.set()
+        if self.connect:
+            self.spark.removeTag(self.tag)
+        else:
+            self.spark.sparkContext.setLocalProperty("spark.jobGroup.id", None)
 
 
 def _poll(tap: "StreamTap", columns: List[str], limits: Limits, cancel: Cancellation,

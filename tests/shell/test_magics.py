@@ -1,0 +1,52 @@
+"""The magics inside an IPython shell (no terminal), on the test run's Spark session."""
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+
+from pyshell.extension import load
+from pystream.common import Types
+
+
+@pytest.fixture(scope="module")
+def ip():
+    shell = InteractiveShell.instance()
+    load(shell, warm_up=False)
+    return shell
+
+
+def test_preview_line_and_cell_forms(ip, streaming_env):
+    ip.user_ns["nums"] = streaming_env.from_collection([1, 2, 3], Types.LONG())
+    line = ip.run_line_magic("preview", "nums -n 2 -o")
+    cell = ip.run_cell_magic("head", "-o", "x = nums.map(lambda v: v + 1, Types.LONG())\nx")
+    assert (line.rows, line.reason, cell.rows, cell.reason) == ([1, 2], "rows", [2, 3, 4],
+                                                                "end")
+
+
+def test_explain_shows_graph_and_spark_plan(ip, streaming_env, capsys):
+    ip.user_ns["nums"] = streaming_env.from_collection([1, 2, 3], Types.LONG())
+    ip.run_line_magic("explain", "nums.map(lambda v: v + 1)")
+    out = capsys.readouterr().out
+    assert [("Stage 1 · fused Python" in out), ("== Physical Plan ==" in out)] == [True, True]
+
+
+def test_conf_reads_and_sets_spark_and_env_settings(ip, capsys):
+    ip.run_line_magic("conf", "spark.sql.session.timeZone")
+    ip.run_line_magic("conf", "pipeline.name=teaching")
+    assert capsys.readouterr().out.splitlines() == ["spark.sql.session.timeZone=UTC",
+                                                    "pipeline.name=teaching"]
+
+
+def test_jobs_lists_a_running_job_and_stop_cancels_it(ip, streaming_env, capsys):
+    from pystream.common import WatermarkStrategy
+    from pystream.datastream.connectors import DataGeneratorSource
+
+    ds = streaming_env.from_source(DataGeneratorSource(lambda i: i, rows_per_second=5),
+                                   WatermarkStrategy.no_watermarks(), "gen", Types.LONG())
+    ds.filter(lambda x: x < 0).print()
+    client = streaming_env.execute_async("clicks")
+    ip.run_line_magic("jobs", "")
+    ip.run_line_magic("stop", "all")
+    client.get_job_execution_result().exception(timeout=60)
+    ip.run_line_magic("jobs", "")
+    lines = capsys.readouterr().out.splitlines()
+    assert ([("clicks" in line) for line in lines[2:3]], lines[-1]) == \
+        ([True], "No running jobs.")
