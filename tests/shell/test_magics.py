@@ -1,4 +1,5 @@
 """The magics inside an IPython shell (no terminal), on the test run's Spark session."""
+
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
@@ -15,10 +16,11 @@ def ip():
 
 def test_preview_line_and_cell_forms(ip, streaming_env):
     ip.user_ns["nums"] = streaming_env.from_collection([1, 2, 3], Types.LONG())
-    line = ip.run_line_magic("preview", "nums -n 2 -o")
-    cell = ip.run_cell_magic("head", "-o", "x = nums.map(lambda v: v + 1, Types.LONG())\nx")
-    assert (line.rows, line.reason, cell.rows, cell.reason) == ([1, 2], "rows", [2, 3, 4],
-                                                                "end")
+    line = ip.run_line_magic("preview", "nums -n 2 -o --timeout 120")
+    cell = ip.run_cell_magic(
+        "head", "-o --timeout 120", "x = nums.map(lambda v: v + 1, Types.LONG())\nx"
+    )
+    assert (line.rows, line.reason, cell.rows, cell.reason) == ([1, 2], "rows", [2, 3, 4], "end")
 
 
 def test_explain_shows_graph_and_spark_plan(ip, streaming_env, capsys):
@@ -31,16 +33,22 @@ def test_explain_shows_graph_and_spark_plan(ip, streaming_env, capsys):
 def test_conf_reads_and_sets_spark_and_env_settings(ip, capsys):
     ip.run_line_magic("conf", "spark.sql.session.timeZone")
     ip.run_line_magic("conf", "pipeline.name=teaching")
-    assert capsys.readouterr().out.splitlines() == ["spark.sql.session.timeZone=UTC",
-                                                    "pipeline.name=teaching"]
+    assert capsys.readouterr().out.splitlines() == [
+        "spark.sql.session.timeZone=UTC",
+        "pipeline.name=teaching",
+    ]
 
 
 def test_jobs_lists_a_running_job_and_stop_cancels_it(ip, streaming_env, capsys):
     from pystream.common import WatermarkStrategy
     from pystream.datastream.connectors import DataGeneratorSource
 
-    ds = streaming_env.from_source(DataGeneratorSource(lambda i: i, rows_per_second=5),
-                                   WatermarkStrategy.no_watermarks(), "gen", Types.LONG())
+    ds = streaming_env.from_source(
+        DataGeneratorSource(lambda i: i, rows_per_second=5),
+        WatermarkStrategy.no_watermarks(),
+        "gen",
+        Types.LONG(),
+    )
     ds.filter(lambda x: x < 0).print()
     client = streaming_env.execute_async("clicks")
     ip.run_line_magic("jobs", "")
@@ -48,5 +56,4 @@ def test_jobs_lists_a_running_job_and_stop_cancels_it(ip, streaming_env, capsys)
     client.get_job_execution_result().exception(timeout=60)
     ip.run_line_magic("jobs", "")
     lines = capsys.readouterr().out.splitlines()
-    assert ([("clicks" in line) for line in lines[2:3]], lines[-1]) == \
-        ([True], "No running jobs.")
+    assert ([("clicks" in line) for line in lines[2:3]], lines[-1]) == ([True], "No running jobs.")
