@@ -33,6 +33,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     session.configure(options.settings)
+    background.start(warm_up=options.code is None)  # a one-shot -c needs no warm-up
     try:
         return run_ipython(options)
     finally:

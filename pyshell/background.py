@@ -2,8 +2,9 @@
 
 ``SparkStarter`` starts the session (``pystream.session.get_session``), announces it in one
 line, then warms up the streaming path (``pyshell.warmup``) so the first ``%preview`` does not
-pay Spark's first-query cost. Whoever needs Spark calls ``session()`` or ``warm_session()``:
-they wait, with a one-line "waiting for Spark…" note instead of a silent hang.
+pay Spark's first-query cost (a preview started meanwhile runs next to the warm-up and
+shares what it has warmed). Whoever needs Spark calls ``session()``: it waits, with a
+one-line "waiting for Spark…" note instead of a silent hang.
 ``shutdown()`` stops every query and job, the session and its JVM.
 """
 from __future__ import annotations
@@ -62,13 +63,13 @@ class SparkStarter:
             self.announce("Spark failed to start: %s" % short_startup_error(e))
             return
         self.ready_after = time.monotonic() - self.started_at
+        if not self.closing.is_set():
+            self.announce(ready_line(spark, self.ready_after))
         with self._lock:
             self.ready.set()
             callbacks, self._on_ready = self._on_ready, []
         for callback in callbacks:
             callback(spark)
-        if not self.closing.is_set():
-            self.announce(ready_line(spark, self.ready_after))
         try:
             if self.warm_up and not self.closing.is_set():
                 from pyshell.warmup import warm_up
@@ -108,12 +109,6 @@ class SparkStarter:
 
         return get_session()
 
-    def warm_session(self):
-        """The session once the warm-up query is over too (for previews)."""
-        spark = self.session()
-        self._wait(self.warm, "Spark to warm up")
-        return spark
-
     # -- the end
 
     def shutdown(self) -> None:
@@ -122,6 +117,8 @@ class SparkStarter:
 
         self.closing.set()
         if self._thread is not None and self._thread.is_alive():
+            if not self.ready.is_set():
+                self.announce("stopping Spark (it was still starting)…")
             self._thread.join(timeout=120)
         if session.active_session() is not None:
             from pyshell.jobs import stop_everything

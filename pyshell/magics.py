@@ -174,9 +174,9 @@ class PystreamMagics(Magics):
             print(short_error(e), file=sys.stderr, flush=True)
             return None
 
-    def _session(self, warm: bool = False):
+    def _session(self):
         try:
-            return self.starter.warm_session() if warm else self.starter.session()
+            return self.starter.session()
         except StartupError as e:
             raise UsageError(str(e)) from None
         except KeyboardInterrupt:
@@ -206,7 +206,7 @@ class PystreamMagics(Magics):
             raise UsageError("-n and --timeout must be positive")
         ds = self._stream(expression, cell)
         limits = Limits(n=args.n, timeout=args.timeout, idle=args.idle or None)
-        self._session(warm=True)
+        self._session()
         result = self._run(lambda cancel: preview(ds, limits, cancel))
         if result is None:
             return None
@@ -229,7 +229,7 @@ class PystreamMagics(Magics):
 
         args, expression = self._parse(self.watch, line)
         ds = self._stream(expression, cell)
-        self._session(warm=True)
+        self._session()
         out = live_output()
         closing = self._run(lambda cancel: watch(ds, args.n, cancel, out.show, args.refresh))
         if closing:

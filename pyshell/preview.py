@@ -28,7 +28,7 @@ T = TypeVar("T")
 @dataclass(frozen=True)
 class Limits:
     """When a preview stops: ``n`` rows, ``timeout`` seconds, or ``idle`` seconds without new
-    rows (counted from the first finished micro-batch; None: never idle)."""
+    rows (counted from the latest row, while no micro-batch runs; None: never idle)."""
 
     n: int = 10
     timeout: float = 10.0
@@ -276,21 +276,22 @@ class JobTag:
 def _poll(tap: "StreamTap", columns: List[str], limits: Limits, cancel: Cancellation,
           started: float) -> PreviewResult:
     rows: list = []
-    counted = 0
-    quiet_since: Optional[float] = None  # last new rows, or the first finished micro-batch
+    counted, last_rows_at = 0, None
     reason = None
     while reason is None:
         ended = tap.refresh()
         now = time.monotonic()
-        if tap.count > counted or (quiet_since is None and tap.batches):
-            counted, quiet_since = tap.count, now
+        if tap.count > counted:
+            counted, last_rows_at = tap.count, now
         if len(rows) < limits.n and tap.count > len(rows):
             rows += tap.rows(len(rows), limits.n - len(rows))
         if ended:
             reason = "end"
         else:
-            idle_for = None if quiet_since is None else now - quiet_since
+            idle_for = None if last_rows_at is None else now - last_rows_at
             reason = stop_reason(limits, tap.count, now - started, idle_for)
+            if reason == "idle" and tap.busy():
+                reason = None  # a micro-batch is still running: rows may come
         if reason is None and cancel.wait(POLL_SECONDS):
             reason = cancel.reason
     return PreviewResult(columns, rows, tap.count, reason, time.monotonic() - started, limits)
@@ -305,7 +306,6 @@ class StreamTap:
         self.decode = decode
         self.name = "pystream_preview_%d_%s" % (next(_names), uuid.uuid4().hex[:8])
         self.count = 0  # rows in the memory table
-        self.batches = 0  # micro-batches finished
         self._batch_id: Optional[int] = None
         # over Spark Connect the checkpoint lives on the server: Spark makes and deletes one
         self.checkpoint = None if is_connect(spark) else tempfile.mkdtemp(
@@ -332,6 +332,10 @@ class StreamTap:
     def progress(self) -> Optional[dict]:
         return self.query.lastProgress
 
+    def busy(self) -> bool:
+        """Whether a micro-batch is running now."""
+        return bool(self.query.status.get("isTriggerActive"))
+
     def refresh(self) -> bool:
         """Count the rows of newly finished micro-batches; True once the query has ended
         (raises the short form of its error if it failed)."""
@@ -339,8 +343,6 @@ class StreamTap:
         progress = self.query.lastProgress
         batch_id = progress["batchId"] if progress else None
         if batch_id != self._batch_id or not active:
-            if batch_id is not None and batch_id != self._batch_id:
-                self.batches += 1
             self._batch_id = batch_id
             self.count = self.spark.table(self.name).count()
         if not active:

@@ -59,7 +59,8 @@ class Shell:
                        PROMPT_TOOLKIT_NO_CPR="1", **(env or {}))
         self.started = time.monotonic()
         self.child = pexpect.spawn(sys.executable, ["-m", "pyshell", *args], env=environ,
-                                   encoding="utf-8", timeout=WAIT, dimensions=(50, 160))
+                                   encoding="utf-8", timeout=WAIT, dimensions=(50, 160),
+                                   cwd=ipython_dir)
         self.number = 1
         self.banner = ""
 
