@@ -113,6 +113,10 @@ def _stream_argument(fn):
                     help="a DataStream expression (cell form: the cell's last expression)")(fn)
 
 
+def _note(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
 def _stopping(interrupts: int) -> None:
     if interrupts > 1:
         print("stopping the query…", file=sys.stderr, flush=True)
@@ -186,7 +190,9 @@ class PystreamMagics(Magics):
 
     @magic_arguments()
     @argument("-n", "--rows", dest="n", type=int, default=10, help="rows to show (10)")
-    @argument("--timeout", type=float, default=10.0, help="stop after this many seconds (10)")
+    @argument("--timeout", type=float, default=10.0,
+              help="stop after this many seconds of streaming (10; Spark's start-up of the "
+                   "query does not count)")
     @argument("--idle", type=float, default=5.0,
               help="stop after this many seconds without new rows (5; 0: never)")
     @argument("-o", "--output", action="store_true", help="return the PreviewResult")
@@ -207,7 +213,7 @@ class PystreamMagics(Magics):
         ds = self._stream(expression, cell)
         limits = Limits(n=args.n, timeout=args.timeout, idle=args.idle or None)
         self._session()
-        result = self._run(lambda cancel: preview(ds, limits, cancel))
+        result = self._run(lambda cancel: preview(ds, limits, cancel, note=_note))
         if result is None:
             return None
         from IPython.display import display

@@ -4,8 +4,10 @@ A bounded stream is collected with a bounded batch query (``limit(n)``), except 
 streams in STREAMING mode: their rolling results differ from BATCH mode's final ones, so they
 run as a streaming query that ends by itself (``availableNow``). An unbounded stream runs as
 a streaming query into a memory table, polled until ``n`` rows, the timeout, or ``idle``
-seconds without new rows. The query runs in a worker thread: Ctrl-C in the shell only asks
-it to stop, and every path (rows, timeout, idle, error, Ctrl-C) stops it.
+seconds without new rows. The timeout counts from the query's first micro-batch, so Spark's
+start-up (seconds for a first query) does not eat it. The query runs in a worker thread:
+Ctrl-C in the shell only asks it to stop, and every path (rows, timeout, idle, error,
+Ctrl-C) stops it.
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from typing import Any, Callable, List, Optional, TypeVar
 from pyshell import render
 
 POLL_SECONDS = 0.1
+NOTE_AFTER = 3.0  # seconds without a finished micro-batch before saying the query is starting
 _names = itertools.count(1)
 T = TypeVar("T")
 
@@ -28,19 +31,31 @@ T = TypeVar("T")
 @dataclass(frozen=True)
 class Limits:
     """When a preview stops: ``n`` rows, ``timeout`` seconds, or ``idle`` seconds without new
-    rows (counted from the latest row, while no micro-batch runs; None: never idle)."""
+    rows (counted from the latest row, while no micro-batch runs; None: never idle).
+
+    The timeout counts from the first finished micro-batch; the query gets ``startup`` more
+    seconds to get there (a bounded collect gets ``startup + timeout`` in all).
+    """
 
     n: int = 10
     timeout: float = 10.0
     idle: Optional[float] = 5.0
+    startup: float = 120.0
 
 
-def stop_reason(limits: Limits, seen: int, elapsed: float, idle_for: Optional[float]
-                ) -> Optional[str]:
-    """Why a running preview should stop now: 'rows', 'timeout', 'idle', or None."""
+def stop_reason(limits: Limits, seen: int, running_for: Optional[float],
+                idle_for: Optional[float], starting_for: float = 0.0) -> Optional[str]:
+    """Why a running preview should stop now: 'rows', 'timeout', 'idle', or None.
+
+    ``running_for``: seconds since the first finished micro-batch (None before it);
+    ``idle_for``: seconds since the latest new row (None before the first);
+    ``starting_for``: seconds since the query started.
+    """
     if seen >= limits.n:
         return "rows"
-    if elapsed >= limits.timeout:
+    if running_for is None and starting_for >= limits.startup + limits.timeout:
+        return "timeout"
+    if running_for is not None and running_for >= limits.timeout:
         return "timeout"
     if limits.idle is not None and idle_for is not None and idle_for >= limits.idle:
         return "idle"
@@ -191,8 +206,8 @@ def is_connect(spark) -> bool:
 # the two ways to preview
 
 
-def preview(ds, limits: Limits = Limits(), cancel: Optional[Cancellation] = None
-            ) -> PreviewResult:
+def preview(ds, limits: Limits = Limits(), cancel: Optional[Cancellation] = None,
+            note: Callable[[str], None] = lambda text: None) -> PreviewResult:
     """The leading rows of ``ds`` (blocks; run it under ``run_interruptible`` in a shell).
 
     >>> preview(env.from_collection([1, 2, 3]), Limits(n=2)).rows   # doctest: +SKIP
@@ -210,14 +225,14 @@ def preview(ds, limits: Limits = Limits(), cancel: Optional[Cancellation] = None
     if compiled.shuffle_partitions:
         spark.conf.set("spark.sql.shuffle.partitions", str(compiled.shuffle_partitions))
     with StreamTap(spark, compiled.df, compiled.decode, bounded=is_bounded(ds)) as tap:
-        return _poll(tap, compiled.columns, limits, cancel, started)
+        return _poll(tap, compiled.columns, limits, cancel, started, note)
 
 
 def _collect(compiled, limits: Limits, cancel: Cancellation, started: float) -> PreviewResult:
     from pystream.runtime.errors import spark_error
     from pystream.session import get_session
 
-    timer = threading.Timer(limits.timeout, cancel.cancel, args=("timeout",))
+    timer = threading.Timer(limits.startup + limits.timeout, cancel.cancel, args=("timeout",))
     timer.daemon = True
     with JobTag(get_session()) as tag:
         cancel.on_cancel(tag.cancel)
@@ -274,13 +289,18 @@ class JobTag:
 
 
 def _poll(tap: "StreamTap", columns: List[str], limits: Limits, cancel: Cancellation,
-          started: float) -> PreviewResult:
+          started: float, note: Callable[[str], None]) -> PreviewResult:
     rows: list = []
-    counted, last_rows_at = 0, None
-    reason = None
+    counted, last_rows_at, running_since = 0, None, None
+    noted, reason = False, None
     while reason is None:
         ended = tap.refresh()
         now = time.monotonic()
+        if running_since is None and tap.batches_done:
+            running_since = now
+        elif running_since is None and not noted and now - started > NOTE_AFTER:
+            note("starting the streaming query (Spark's first micro-batch)…")
+            noted = True
         if tap.count > counted:
             counted, last_rows_at = tap.count, now
         if len(rows) < limits.n and tap.count > len(rows):
@@ -288,8 +308,10 @@ def _poll(tap: "StreamTap", columns: List[str], limits: Limits, cancel: Cancella
         if ended:
             reason = "end"
         else:
-            idle_for = None if last_rows_at is None else now - last_rows_at
-            reason = stop_reason(limits, tap.count, now - started, idle_for)
+            reason = stop_reason(limits, tap.count,
+                                 None if running_since is None else now - running_since,
+                                 None if last_rows_at is None else now - last_rows_at,
+                                 now - started)
             if reason == "idle" and tap.busy():
                 reason = None  # a micro-batch is still running: rows may come
         if reason is None and cancel.wait(POLL_SECONDS):
@@ -306,6 +328,7 @@ class StreamTap:
         self.decode = decode
         self.name = "pystream_preview_%d_%s" % (next(_names), uuid.uuid4().hex[:8])
         self.count = 0  # rows in the memory table
+        self.batches_done = False  # a micro-batch has finished
         self._batch_id: Optional[int] = None
         # over Spark Connect the checkpoint lives on the server: Spark makes and deletes one
         self.checkpoint = None if is_connect(spark) else tempfile.mkdtemp(
@@ -344,6 +367,7 @@ class StreamTap:
         batch_id = progress["batchId"] if progress else None
         if batch_id != self._batch_id or not active:
             self._batch_id = batch_id
+            self.batches_done = self.batches_done or batch_id is not None
             self.count = self.spark.table(self.name).count()
         if not active:
             error = self.query.exception()

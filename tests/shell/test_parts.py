@@ -36,11 +36,13 @@ def test_parse_setting():
 
 
 def test_stop_reasons():
-    limits = Limits(n=10, timeout=10, idle=5)
+    limits = Limits(n=10, timeout=10, idle=5, startup=60)
     got = [stop_reason(limits, 10, 1, 0), stop_reason(limits, 3, 10, 0),
            stop_reason(limits, 3, 8, 5.5), stop_reason(limits, 3, 8, None),
-           stop_reason(Limits(idle=None), 3, 8, 99)]
-    assert got == ["rows", "timeout", "idle", None, None]
+           stop_reason(Limits(idle=None), 3, 8, 99),
+           stop_reason(limits, 0, None, None, starting_for=65),
+           stop_reason(limits, 0, None, None, starting_for=70)]
+    assert got == ["rows", "timeout", "idle", None, None, None, "timeout"]
 
 
 def test_rate_meter_uses_the_last_seconds():

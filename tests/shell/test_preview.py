@@ -65,5 +65,5 @@ def test_cancelled_bounded_collect_reports_the_timeout(streaming_env):
         return x
 
     ds = streaming_env.from_collection(list(range(30)), Types.LONG()).map(slow, Types.LONG())
-    result = preview(ds, Limits(n=30, timeout=2), Cancellation())
+    result = preview(ds, Limits(n=30, timeout=2, startup=0), Cancellation())
     assert (result.rows, result.reason) == ([], "timeout")
