@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import atexit
+import sys
 
 from pyshell import background, namespace
 from pyshell.errors import StartupError, short_error
@@ -41,4 +42,7 @@ def _replace_stand_in(ipython, stand_in, spark) -> None:
 
 def _short_traceback(shell, etype, value, tb, tb_offset=None):
     """pystream's errors in a cell: the short message only (``%tb`` shows the rest)."""
-    return [short_error(value)]
+    sys.last_type, sys.last_value, sys.last_traceback = etype, value, tb  # for %tb
+    text = short_error(value)
+    print(text, file=sys.stderr, flush=True)
+    return [text]

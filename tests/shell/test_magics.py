@@ -57,3 +57,11 @@ def test_jobs_lists_a_running_job_and_stop_cancels_it(ip, streaming_env, capsys)
     ip.run_line_magic("jobs", "")
     lines = capsys.readouterr().out.splitlines()
     assert ([("clicks" in line) for line in lines[2:3]], lines[-1]) == ([True], "No running jobs.")
+
+
+def test_a_failing_job_in_a_cell_is_a_short_error(ip, streaming_env, capsys):
+    ip.user_ns["bad"] = streaming_env.from_collection([1, 2], Types.LONG()).map(lambda v: v // 0)
+    result = ip.run_cell("bad.execute_and_collect(limit=2)")
+    err = capsys.readouterr().err
+    assert (result.success, err.startswith("Job failed: ZeroDivisionError"),
+            "Traceback (most recent" in err) == (False, True, False)
