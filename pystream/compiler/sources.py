@@ -67,7 +67,7 @@ def _number_sequence(source: NumberSequenceSource, compiler, node: graph.Source)
 
 @translate_source.register
 def _data_generator(source: DataGeneratorSource, compiler, node: graph.Source) -> Flow:
-    p = node.meta.parallelism or compiler.settings.parallelism
+    p = node.meta.parallelism or 1  # one reader unless set: records come in index order
     layout = Layout(Types.LONG())
     if source.count is not None:
         df = read_python_source(compiler, pysource.RangeRead(0, source.count - 1, p)) \
