@@ -7,7 +7,7 @@ union, a sink, a parallelism change, a chaining break): PyFlink's operator chain
 from __future__ import annotations
 
 from functools import singledispatchmethod
-from typing import Dict, Optional, Set
+from typing import Dict, List, Optional, Set
 
 from pystream import graph
 from pystream.compiler.flow import Flow
@@ -28,6 +28,7 @@ class Compiler:
         self._tagged_flows: Dict[int, Flow] = {}
         self.side_tags: Dict[int, Set[str]] = {}
         self.shuffle_partitions: Optional[int] = None
+        self.temp_dirs: List[str] = []  # removed when the job ends
         for node in graph.walk(list(sinks)):
             if isinstance(node, graph.SideOutput):
                 self.side_tags.setdefault(id(node.input), set()).add(node.tag.tag_id)
