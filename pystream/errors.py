@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-__all__ = ["PystreamError", "UnsupportedFeatureError", "JobExecutionError"]
+__all__ = ["PystreamError", "UnsupportedFeatureError", "JobExecutionError",
+           "RecordTypeMismatchError"]
 
 
 class PystreamError(Exception):
@@ -29,3 +30,7 @@ class JobExecutionError(PystreamError):
         self.cause_type = cause_type
         self.cause_message = cause_message
         self.user_traceback = user_traceback
+
+
+class RecordTypeMismatchError(JobExecutionError, TypeError):
+    """A value produced by an operator does not fit the operator's declared output type."""

@@ -29,12 +29,16 @@ SPARK_DEFAULTS = {
     "spark.ui.showConsoleProgress": "false",
     "spark.sql.streaming.forceDeleteTempCheckpointLocation": "true",
     "spark.sql.adaptive.enabled": "false",
+    # one partition per file split: a stream read from N files has N parallel instances
+    "spark.sql.files.openCostInBytes": str(1 << 40),
+    "spark.sql.timeType.enabled": "true",  # Types.SQL_TIME / LOCAL_TIME are Spark TIME columns
 }
 # runtime SQL confs that can be set on an existing (e.g. Spark Connect) session
 RUNTIME_CONFS = ("spark.sql.session.timeZone", "spark.sql.execution.arrow.maxRecordsPerBatch",
                  "spark.sql.streaming.stateStore.providerClass",
                  "spark.sql.streaming.forceDeleteTempCheckpointLocation",
-                 "spark.sql.adaptive.enabled", "spark.sql.shuffle.partitions")
+                 "spark.sql.adaptive.enabled", "spark.sql.shuffle.partitions",
+                 "spark.sql.files.openCostInBytes", "spark.sql.timeType.enabled")
 
 
 class JavaNotFoundError(RuntimeError):

@@ -22,6 +22,14 @@ class CompiledStream:
     streaming: bool
     bounded: bool
     shuffle_partitions: Optional[int]
+    temp_dirs: List[str]
+
+    def close(self) -> None:
+        """Remove the temporary files the compiled stream reads (after its query stopped)."""
+        import shutil
+
+        for path in self.temp_dirs:
+            shutil.rmtree(path, ignore_errors=True)
 
     @property
     def columns(self) -> List[str]:
@@ -55,9 +63,14 @@ def compile_stream(ds, batch: Optional[bool] = None) -> CompiledStream:
         from dataclasses import replace
 
         settings = replace(settings, batch=batch)
-    compiler = Compiler(get_session(), settings, [node])
+    from pystream.compiler.job import _activate
+
+    spark = get_session()
+    _activate(spark)  # this thread's SQL settings are the session's
+    compiler = Compiler(spark, settings, [node])
     flow = compiler.flow(node)
     flow = compiler.materialize(flow, Layout(flow.type_info))
     bounded = all(n.bounded for n in graph.walk([node]) if isinstance(n, graph.Source))
     return CompiledStream(df=flow.df, type_info=flow.type_info, streaming=not settings.batch,
-                          bounded=bounded, shuffle_partitions=compiler.shuffle_partitions)
+                          bounded=bounded, shuffle_partitions=compiler.shuffle_partitions,
+                          temp_dirs=compiler.temp_dirs)

@@ -34,6 +34,13 @@ def active_jobs() -> List["Job"]:
     return [job for job in list(_active) if job.status() is JobStatus.RUNNING]
 
 
+def _activate(spark) -> None:
+    """Make ``spark`` the active session of this thread: a classic session's SQL settings
+    apply per JVM thread, and a job may run in a thread of its own."""
+    if not type(spark).__module__.startswith("pyspark.sql.connect"):
+        spark._jvm.SparkSession.setActiveSession(spark._jsparkSession)
+
+
 def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("_") or "job"
 
@@ -57,6 +64,7 @@ class Job:
         self._cancelled = threading.Event()
         self._queries: List[RunningQuery] = []
         self._checkpoints: List[str] = []
+        self._temp_dirs: List[str] = []
         self._tag = "pystream-%s" % self.job_id
         self._lock = threading.Lock()
 
@@ -80,11 +88,13 @@ class Job:
         return self
 
     def run(self) -> JobExecutionResult:
+        _activate(self.spark)
         self.started_at = time.time()
         self._status = JobStatus.RUNNING
         _active.add(self)
         try:
             compiler = Compiler(self.spark, self.settings, self.sinks)
+            self._temp_dirs = compiler.temp_dirs
             plans = [plan_sink(compiler, sink) for sink in self.sinks]
             if self.settings.batch:
                 self._run_batch(plans)
@@ -196,5 +206,5 @@ class Job:
                 q.finish()
             except Exception:  # noqa: BLE001
                 pass
-        for path in self._checkpoints:
+        for path in self._checkpoints + self._temp_dirs:
             shutil.rmtree(path, ignore_errors=True)

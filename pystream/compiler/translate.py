@@ -7,14 +7,14 @@ union, a sink, a parallelism change, a chaining break): PyFlink's operator chain
 from __future__ import annotations
 
 from functools import singledispatchmethod
-from typing import Dict, Optional, Set
+from typing import Dict, List, Optional, Set
 
 from pystream import graph
 from pystream.compiler.flow import Flow
 from pystream.compiler.settings import JobSettings
 from pystream.errors import PystreamError
 from pystream.runtime.context import TaskInfo
-from pystream.runtime.layout import KEY, PICKLED, TAG, TS, Layout
+from pystream.runtime.layout import KEY, PICKLED, PID, TAG, TS, Layout
 from pystream.runtime.stage import FusedStage, OpSpec
 
 
@@ -28,6 +28,7 @@ class Compiler:
         self._tagged_flows: Dict[int, Flow] = {}
         self.side_tags: Dict[int, Set[str]] = {}
         self.shuffle_partitions: Optional[int] = None
+        self.temp_dirs: List[str] = []  # removed when the job ends
         for node in graph.walk(list(sinks)):
             if isinstance(node, graph.SideOutput):
                 self.side_tags.setdefault(id(node.input), set()).add(node.tag.tag_id)
@@ -126,8 +127,13 @@ class Compiler:
 
     @translate.register
     def _stateless(self, node: graph.Stateless) -> Flow:
-        flow = self.flow(node.input)
-        p = self.parallelism_of(node, flow.parallelism)
+        if isinstance(node.input, graph.Partition):  # partition for this operator's instances
+            inherited = self.flow(node.input.input).parallelism
+            p = self.parallelism_of(node, inherited)
+            flow = self.partitioned(node.input, p or inherited)
+        else:
+            flow = self.flow(node.input)
+            p = self.parallelism_of(node, flow.parallelism)
         if p is not None and p != flow.parallelism:
             flow = self.repartitioned(flow, p)
         elif (not flow.chain_open or not self.settings.chaining
@@ -229,10 +235,15 @@ class Compiler:
 
     @translate.register
     def _partition(self, node: graph.Partition) -> Flow:
+        inherited = self.flow(node.input).parallelism
+        return self.partitioned(node, self.parallelism_of(node, inherited) or inherited or 1)
+
+    def partitioned(self, node: graph.Partition, p: int) -> Flow:
+        """``node``'s input redistributed over ``p`` partitions, the parallelism of the
+        operator that reads it."""
         from pyspark.sql import functions as F
 
         flow = self.materialize(self.flow(node.input))
-        p = self.parallelism_of(node, flow.parallelism) or flow.parallelism or 1
         strategy = node.strategy
         if strategy == "forward":
             return flow.but(chain_open=False)
@@ -245,8 +256,8 @@ class Compiler:
         elif strategy == "global":
             df, p = flow.df.repartition(1), 1
         elif strategy == "broadcast":
-            copies = self.spark.range(p).select(F.col("id").alias("__copy"))
-            df = flow.df.crossJoin(copies).repartition(p, F.col("__copy")).drop("__copy")
+            copies = self.spark.range(p).select(F.col("id").cast("int").alias("__copy"))
+            df = flow.df.crossJoin(copies).repartitionById(p, F.col("__copy")).drop("__copy")
         else:
             raise PystreamError("unknown partitioning %r" % strategy)
         return flow.but(df=df, parallelism=p, chain_open=False)
@@ -257,11 +268,11 @@ class Compiler:
         from pystream.runtime.partitioning import CustomPartitionKey
 
         chooser = CustomPartitionKey(node.partitioner, node.key_selector, p)
-        keyed = self.materialize(flow, flow.layout.but(keyed=True),
-                                 key_op=self.op(node, "key", chooser, p))
-        df = keyed.df.repartition(p, F.col(KEY)).drop(KEY)
-        return keyed.but(df=df, layout=keyed.layout.but(keyed=False), parallelism=p,
-                         chain_open=False)
+        chosen = self.materialize(flow, flow.layout.but(partition_ids=True),
+                                  key_op=self.op(node, "partition", chooser, p))
+        df = chosen.df.repartitionById(p, F.col(PID)).drop(PID)
+        return chosen.but(df=df, layout=chosen.layout.but(partition_ids=False), parallelism=p,
+                          chain_open=False)
 
     @translate.register
     def _assign_timestamps(self, node: graph.AssignTimestamps) -> Flow:

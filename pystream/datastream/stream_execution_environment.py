@@ -232,14 +232,24 @@ class StreamExecutionEnvironment:
         return JobClient(self._start_job(job_name))
 
     def get_execution_plan(self) -> str:
-        """The job graph as JSON (operators, parallelism, edges), like Flink's."""
-        nodes = list(graph.walk(self._sinks))
+        """The job graph as JSON (operators, parallelism, edges), like Flink's: key_by and
+        partitionings are not operators but the ship strategy of the edge after them."""
+        nodes = [n for n in graph.walk(self._sinks) if not _is_edge(n)]
         ids = {id(n): i + 1 for i, n in enumerate(nodes)}
+
+        def predecessors(node):
+            for source in node.inputs:
+                strategy = "FORWARD"
+                while _is_edge(source):
+                    strategy = ("HASH" if isinstance(source, graph.KeyBy)
+                                else source.strategy.upper())
+                    source = source.input
+                yield {"id": ids[id(source)], "ship_strategy": strategy}
+
         plan = {"nodes": [{
-            "id": ids[id(n)], "type": type(n).__name__, "pact": _pact(n),
-            "contents": n.meta.name, "parallelism": n.meta.parallelism or self.get_parallelism(),
-            "origin": n.meta.origin,
-            "predecessors": [{"id": ids[id(i)], "ship_strategy": _ship(n)} for i in n.inputs],
+            "id": ids[id(n)], "type": _pact(n), "contents": n.meta.name,
+            "parallelism": n.meta.parallelism or self.get_parallelism(),
+            "origin": n.meta.origin, "predecessors": list(predecessors(n)),
         } for n in nodes]}
         return json.dumps(plan, indent=2)
 
@@ -263,9 +273,5 @@ def _pact(node: graph.Node) -> str:
     return "Operator"
 
 
-def _ship(node: graph.Node) -> str:
-    if isinstance(node, (graph.Keyed, graph.KeyBy)):
-        return "HASH"
-    if isinstance(node, graph.Partition):
-        return node.strategy.upper()
-    return "FORWARD"
+def _is_edge(node: graph.Node) -> bool:
+    return isinstance(node, (graph.KeyBy, graph.Partition))

@@ -14,7 +14,7 @@ import re
 import traceback
 from typing import Any, Optional
 
-from pystream.errors import JobExecutionError
+from pystream.errors import JobExecutionError, RecordTypeMismatchError
 
 _BEGIN, _END = "<<pystream-error:", ":pystream-error>>"
 _REPORT = re.compile(re.escape(_BEGIN) + r"([A-Za-z0-9+/=]+)" + re.escape(_END))
@@ -114,9 +114,9 @@ def job_error_from(report: dict) -> JobExecutionError:
     if report.get("traceback"):
         lines.append("  Traceback (user code):")
         lines.extend("  " + line for line in report["traceback"].rstrip().splitlines())
-    return JobExecutionError("\n".join(lines), operator=report["operator"],
-                             cause_type=report["type"], cause_message=report["message"],
-                             user_traceback=report.get("traceback", ""))
+    kind = RecordTypeMismatchError if report["type"] == "RecordTypeError" else JobExecutionError
+    return kind("\n".join(lines), operator=report["operator"], cause_type=report["type"],
+                cause_message=report["message"], user_traceback=report.get("traceback", ""))
 
 
 _NOISE = re.compile(r"^\s+at |^\s*\.\.\. \d+ more|^\s*$|^JVM stacktrace:|^Caused by: ")

@@ -7,8 +7,9 @@ current key, feeds records and fires timers; the host collects what the function
 """
 from __future__ import annotations
 
+import pickle
 import time
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from pystream.datastream.functions import (
     KeyedCoProcessFunction,
@@ -19,6 +20,7 @@ from pystream.datastream.functions import (
 from pystream.datastream.output_tag import OutputTag
 from pystream.runtime.context import StreamingRuntimeContext, TaskInfo
 from pystream.runtime.errors import operator_failure
+from pystream.runtime.records import PICKLE_PROTOCOL
 from pystream.runtime.state import _MISSING, KeyScope, StateAccess, value_checker
 
 MIN_WATERMARK = -(2 ** 63)
@@ -28,7 +30,8 @@ TIMERS = "__timers"  # state name holding the key's timers: set of (domain, time
 EVENT, PROCESSING = "event", "processing"
 _DOMAINS = {EVENT: TimeDomain.EVENT_TIME, PROCESSING: TimeDomain.PROCESSING_TIME}
 
-Emitted = Tuple[Optional[str], Any, Optional[int]]  # (side output tag id or None, value, ts)
+# (side output tag id or None, the value pickled when emitted, timestamp)
+Emitted = Tuple[Optional[str], bytes, Optional[int]]
 
 
 class _TimerService(TimerService):
@@ -76,7 +79,7 @@ class _Context(KeyedProcessFunction.OnTimerContext, KeyedCoProcessFunction.OnTim
         return self._domain
 
     def output(self, output_tag: OutputTag, value) -> None:
-        self._host.out.append((output_tag.tag_id, value, self._timestamp))
+        self._host.emit(output_tag.tag_id, value, self._timestamp)
 
 
 class KeyedHost:
@@ -210,15 +213,18 @@ class KeyedHost:
         else:
             self.scope.delete(TIMERS)
 
+    def emit(self, tag: Optional[str], value, timestamp: Optional[int]) -> None:
+        """Emit ``value`` (pickled now: the function may change the object afterwards)."""
+        self.out.append((tag, pickle.dumps(value, PICKLE_PROTOCOL), timestamp))
+
     def _collect(self, result, timestamp: Optional[int]) -> None:
         if result is None:
             return
-        out = self.out
         for item in result:
             if type(item) is tuple and len(item) == 2 and isinstance(item[0], OutputTag):
-                out.append((item[0].tag_id, item[1], timestamp))
+                self.emit(item[0].tag_id, item[1], timestamp)
             else:
-                out.append((None, item, timestamp))
+                self.emit(None, item, timestamp)
 
     def drain(self) -> List[Emitted]:
         out, self.out = self.out, []

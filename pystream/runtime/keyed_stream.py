@@ -120,11 +120,10 @@ class KeyedProcessor(StatefulProcessor):
 
     def _rows(self, emitted) -> Iterator[SparkRow]:
         tagged = self.output.tagged
-        dumps = pickle.dumps
-        for tag, value, ts in emitted:
+        for tag, pickled, ts in emitted:
             if tag is not None and (not tagged or tag not in self.side_tags):
                 continue
-            fields = {VALUE_COLUMN: dumps(value, PICKLE_PROTOCOL), TS: _millis_to_datetime(ts)}
+            fields = {VALUE_COLUMN: pickled, TS: _millis_to_datetime(ts)}
             if tagged:
                 fields[TAG] = tag
             yield SparkRow(**fields)

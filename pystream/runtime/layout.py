@@ -14,7 +14,7 @@ import pyarrow as pa
 from pystream.common.typeinfo import PickledBytesTypeInfo, TypeInformation
 from pystream.runtime import records
 
-TS, KEY, TAG = "__ts", "__key", "__tag"
+TS, KEY, TAG, PID = "__ts", "__key", "__tag", "__pid"
 PICKLED = PickledBytesTypeInfo()
 
 
@@ -24,6 +24,7 @@ class Layout:
     timestamped: bool = False
     keyed: bool = False
     tagged: bool = False
+    partition_ids: bool = False  # a ``__pid`` column: the partition chosen for each record
 
     @property
     def data_columns(self) -> List[str]:
@@ -38,6 +39,8 @@ class Layout:
             cols.append(KEY)
         if self.tagged:
             cols.append(TAG)
+        if self.partition_ids:
+            cols.append(PID)
         return cols
 
     def spark_schema(self):
@@ -51,6 +54,8 @@ class Layout:
             fields.append(st.StructField(KEY, st.BinaryType(), True))
         if self.tagged:
             fields.append(st.StructField(TAG, st.StringType(), True))
+        if self.partition_ids:
+            fields.append(st.StructField(PID, st.IntegerType(), True))
         return st.StructType(fields)
 
     def arrow_schema(self) -> pa.Schema:

@@ -109,6 +109,21 @@ class _StreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         pass
 
 
+def write_parquet(spec: ReadSpec, directory: str) -> None:
+    """Write each split of ``spec`` to its own Parquet file in ``directory``."""
+    import os
+
+    import pyarrow.parquet as pq
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    schema = to_arrow_schema(spec.schema(), timezone="UTC")
+    for index, split in enumerate(spec.splits()):
+        path = os.path.join(directory, "split-%05d.parquet" % index)
+        with pq.ParquetWriter(path, schema) as writer:
+            for batch in spec.read(split):
+                writer.write_batch(batch)
+
+
 def register(session) -> None:
     """Make the ``pystream`` format known to ``session`` (idempotent)."""
     if getattr(session, "_pystream_source_registered", False):

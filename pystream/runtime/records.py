@@ -101,8 +101,8 @@ def _instants(array: pa.Array) -> list:
             for us in micros]
 
 
-def _bytes_of(array: pa.Array) -> list:
-    return array.to_pylist()
+def _integers(array: pa.Array) -> list:
+    return [None if d is None else int(d) for d in array.to_pylist()]
 
 
 def column_decoder(type_info: TypeInformation) -> ColumnDecoder:
@@ -111,6 +111,8 @@ def column_decoder(type_info: TypeInformation) -> ColumnDecoder:
         return _unpickle
     if isinstance(type_info, InstantTypeInfo):
         return _instants
+    if type_info == BasicTypeInfo(BasicType.BIG_INT):
+        return _integers
     if isinstance(type_info, _CompositeTypeInfo):
         children = [column_decoder(t) for t in type_info.get_field_types()]
         make = _record_maker(type_info)
@@ -164,7 +166,7 @@ def _is_bytes(type_info: TypeInformation) -> bool:
 def _needs_conversion(type_info: TypeInformation) -> bool:
     """Whether Arrow's own ``to_pylist`` would not give the PyFlink value."""
     if isinstance(type_info, (PickledBytesTypeInfo, InstantTypeInfo, _CompositeTypeInfo,
-                              MapTypeInfo)):
+                              MapTypeInfo)) or type_info == BasicTypeInfo(BasicType.BIG_INT):
         return True
     if isinstance(type_info, _ElementTypeInfo):
         return _needs_conversion(type_info.element_type)

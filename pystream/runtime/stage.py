@@ -13,6 +13,7 @@ from typing import Callable, Iterator, List, Optional
 
 import pyarrow as pa
 
+from pystream.common.typeinfo import PickledBytesTypeInfo
 from pystream.common.watermark_strategy import TimestampAssigner
 from pystream.datastream.functions import (
     FilterFunction,
@@ -36,7 +37,7 @@ MIN_WATERMARK = -(2 ** 63)
 class OpSpec:
     """One operator of a fused stage."""
 
-    kind: str  # 'map' | 'flat_map' | 'filter' | 'process' | 'key'
+    kind: str  # 'map' | 'flat_map' | 'filter' | 'process' | 'timestamps' | 'key' | 'partition'
     fn: Callable
     label: str
     info: TaskInfo
@@ -45,7 +46,8 @@ class OpSpec:
 _METHOD = {"map": (MapFunction, "map"), "flat_map": (FlatMapFunction, "flat_map"),
            "filter": (FilterFunction, "filter"), "key": (KeySelector, "get_key"),
            "process": (ProcessFunction, "process_element"),
-           "timestamps": (TimestampAssigner, "extract_timestamp")}
+           "timestamps": (TimestampAssigner, "extract_timestamp"),
+           "partition": (object, "__call__")}
 
 
 def bind(kind: str, fn) -> Callable:
@@ -154,6 +156,8 @@ class _Op:
         f = self.call
         return [f(v) for v in values], ts
 
+    _partition = _key
+
 
 def _iterate(result):
     return () if result is None else result
@@ -210,16 +214,16 @@ class FusedStage:
                 ts = (timestamps_from_arrow(batch.column(TS)) if self.input.timestamped
                       else None)
                 side: list = []
-                keys = None
+                trailing = None  # the keys or partition ids a trailing key/partition op gives
                 for op in ops:
                     try:
-                        if op.spec.kind == "key":
-                            keys, _ = op.run(values, ts, side)
+                        if op.spec.kind in ("key", "partition"):
+                            trailing, _ = op.run(values, ts, side)
                         else:
                             values, ts = op.run(values, ts, side)
                     except Exception as e:  # noqa: BLE001 - any user error is reported
                         raise operator_failure(e, op.spec.label) from None
-                out = encode(values, ts, keys, side)
+                out = encode(values, ts, trailing, side)
                 if out.num_rows:
                     yield out
         finally:
@@ -243,12 +247,28 @@ class TaggedEncoder:
         self.wanted = set(side_tags)
 
     def emitted(self, triples: list) -> pa.RecordBatch:
-        """Encode ``(tag, value, timestamp)`` triples (tag None for the main output)."""
+        """Encode ``(tag, pickled value, timestamp)`` triples (tag None: the main output)."""
+        if isinstance(self.layout.type_info, PickledBytesTypeInfo):
+            return self._pickled(triples)
+        loads = pickle.loads
         main = [t for t in triples if t[0] is None]
-        side = [t for t in triples if t[0] is not None]
-        return self.encode([t[1] for t in main], [t[2] for t in main], None, side)
+        side = [(t[0], loads(t[1]), t[2]) for t in triples if t[0] is not None]
+        return self.encode([loads(t[1]) for t in main], [t[2] for t in main], None, side)
 
-    def encode(self, values: list, ts: Optional[list], keys: Optional[list],
+    def _pickled(self, triples: list) -> pa.RecordBatch:
+        """Already pickled values into a pickled layout: no decoding, no re-pickling."""
+        if not self.layout.tagged:
+            triples = [t for t in triples if t[0] is None]
+        else:
+            triples = [t for t in triples if t[0] is None or t[0] in self.wanted]
+        columns = [pa.array([t[1] for t in triples], pa.binary())]
+        if self.layout.timestamped:
+            columns.append(timestamps_to_arrow([t[2] for t in triples]))
+        if self.layout.tagged:
+            columns.append(pa.array([t[0] for t in triples], pa.string()))
+        return pa.RecordBatch.from_arrays(columns, schema=self.schema)
+
+    def encode(self, values: list, ts: Optional[list], trailing: Optional[list],
                side: list) -> pa.RecordBatch:
         layout = self.layout
         tags: Optional[List[Optional[str]]] = None
@@ -264,7 +284,9 @@ class TaggedEncoder:
         if layout.timestamped:
             columns.append(timestamps_to_arrow(ts if ts is not None else [None] * len(values)))
         if layout.keyed:
-            columns.append(pa.array([encode_key(k) for k in keys], pa.binary()))
+            columns.append(pa.array([encode_key(k) for k in trailing], pa.binary()))
         if layout.tagged:
             columns.append(pa.array(tags, pa.string()))
+        if layout.partition_ids:
+            columns.append(pa.array(trailing, pa.int32()))
         return pa.RecordBatch.from_arrays(columns, schema=self.schema)

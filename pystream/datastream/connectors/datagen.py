@@ -13,7 +13,8 @@ class DataGeneratorSource(Source):
 
     ``count`` records (None: forever), at most ``rows_per_second`` per second (None: as fast as
     possible for a bounded source; 1 per second for an unbounded one, like Spark's rate source).
-    Good for exploring and teaching:
+    It reads with parallelism 1 unless ``set_parallelism`` says otherwise, so records come in
+    index order. Good for exploring and teaching:
 
     >>> source = DataGeneratorSource(lambda i: (i % 3, i), count=None, rows_per_second=5)
     >>> ds = env.from_source(source, WatermarkStrategy.no_watermarks(), 'gen',
