@@ -285,9 +285,10 @@ class PystreamMagics(Magics):
         self._session()
 
         def plan(cancel):
-            from pystream.compiler import compile_stream
+            from pyshell.preview import compiled_stream
 
-            return spark_plan(compile_stream(ds, batch=batch).df, args.mode)
+            with compiled_stream(ds, batch) as compiled:
+                return spark_plan(compiled.df, args.mode)
 
         text = self._run(plan)
         if text:

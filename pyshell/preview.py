@@ -11,6 +11,8 @@ Ctrl-C) stops it.
 """
 from __future__ import annotations
 
+import contextlib
+import functools
 import itertools
 import shutil
 import tempfile
@@ -18,7 +20,7 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Any, Callable, List, Optional, TypeVar
+from typing import Any, Callable, Iterator, List, Optional, TypeVar
 
 from pyshell import render
 
@@ -206,6 +208,20 @@ def is_connect(spark) -> bool:
 # the two ways to preview
 
 
+@contextlib.contextmanager
+def compiled_stream(ds, batch: bool, compile_fn=None) -> Iterator[Any]:
+    """``compile_stream(ds, batch)``, its temporary files removed when the block ends."""
+    if compile_fn is None:
+        from pystream.compiler import compile_stream
+
+        compile_fn = functools.partial(compile_stream, batch=batch)
+    compiled = compile_fn(ds)
+    try:
+        yield compiled
+    finally:
+        compiled.close()
+
+
 def preview(ds, limits: Limits = Limits(), cancel: Optional[Cancellation] = None,
             note: Callable[[str], None] = lambda text: None) -> PreviewResult:
     """The leading rows of ``ds`` (blocks; run it under ``run_interruptible`` in a shell).
@@ -213,19 +229,19 @@ def preview(ds, limits: Limits = Limits(), cancel: Optional[Cancellation] = None
     >>> preview(env.from_collection([1, 2, 3]), Limits(n=2)).rows   # doctest: +SKIP
     [1, 2]
     """
-    from pystream.compiler import compile_stream
     from pystream.session import get_session
 
     cancel = cancel or Cancellation()
     started = time.monotonic()
-    if collects_in_batch(ds):
-        return _collect(compile_stream(ds, batch=True), limits, cancel, started)
-    spark = get_session()
-    compiled = compile_stream(ds, batch=False)
-    if compiled.shuffle_partitions:
-        spark.conf.set("spark.sql.shuffle.partitions", str(compiled.shuffle_partitions))
-    with StreamTap(spark, compiled.df, compiled.decode, bounded=is_bounded(ds)) as tap:
-        return _poll(tap, compiled.columns, limits, cancel, started, note)
+    batch = collects_in_batch(ds)
+    with compiled_stream(ds, batch) as compiled:
+        if batch:
+            return _collect(compiled, limits, cancel, started)
+        spark = get_session()
+        if compiled.shuffle_partitions:
+            spark.conf.set("spark.sql.shuffle.partitions", str(compiled.shuffle_partitions))
+        with StreamTap(spark, compiled.df, compiled.decode, bounded=is_bounded(ds)) as tap:
+            return _poll(tap, compiled.columns, limits, cancel, started, note)
 
 
 def _collect(compiled, limits: Limits, cancel: Cancellation, started: float) -> PreviewResult:

@@ -8,7 +8,7 @@ from collections import deque
 from typing import Callable, Optional
 
 from pyshell import render
-from pyshell.preview import Cancellation, StreamTap, stream_node
+from pyshell.preview import Cancellation, StreamTap, compiled_stream, stream_node
 
 REFRESH_SECONDS = 0.5
 
@@ -39,13 +39,14 @@ def compile_watched(ds):
     """``ds`` compiled for a streaming query that reports the watermark when event time is set.
 
     Keyed event-time operators declare the watermark themselves; for other streams the
-    records keep their ``__ts`` column and the watermark is declared on it (what
-    ``pystream.compiler.compile_stream`` does, plus the timestamps).
+    records keep their ``__ts`` column and the watermark is declared on it. This is
+    ``pystream.compiler.compile_stream`` plus the timestamps.
     """
     from dataclasses import replace
 
     from pystream import graph
     from pystream.compiler import CompiledStream, compile_stream
+    from pystream.compiler.job import _activate
     from pystream.compiler.translate import Compiler
     from pystream.runtime.layout import TS, Layout
     from pystream.session import get_session
@@ -53,15 +54,18 @@ def compile_watched(ds):
     node = stream_node(ds)
     if any(isinstance(n, graph.Keyed) for n in graph.walk([node])):
         return compile_stream(ds, batch=False)
+    spark = get_session()
+    _activate(spark)
     settings = replace(ds.get_execution_environment()._job_settings(None), batch=False)
-    compiler = Compiler(get_session(), settings, [node])
+    compiler = Compiler(spark, settings, [node])
     flow = compiler.flow(node)
     flow = compiler.materialize(flow, Layout(flow.type_info, timestamped=flow.event_time))
     df = flow.df
     if flow.event_time:
         df = df.withWatermark(TS, "%d milliseconds" % (flow.watermark_delay_ms or 0))
     return CompiledStream(df=df, type_info=flow.type_info, streaming=True, bounded=flow.bounded,
-                          shuffle_partitions=compiler.shuffle_partitions)
+                          shuffle_partitions=compiler.shuffle_partitions,
+                          temp_dirs=compiler.temp_dirs)
 
 
 def watch(ds, n: int, cancel: Cancellation, show: Callable[[str], None],
@@ -71,27 +75,31 @@ def watch(ds, n: int, cancel: Cancellation, show: Callable[[str], None],
     from pystream.session import get_session
 
     spark = get_session()
-    compiled = compile_watched(ds)
-    if compiled.shuffle_partitions:
-        spark.conf.set("spark.sql.shuffle.partitions", str(compiled.shuffle_partitions))
-    meter, started = RateMeter(), time.monotonic()
-    rows: list = []
-    shown_count = 0
-    reason = None
-    with StreamTap(spark, compiled.df, compiled.decode, bounded=compiled.bounded) as tap:
-        while reason is None:
-            ended = tap.refresh()
-            now = time.monotonic()
-            if tap.count != shown_count:
-                shown_count = tap.count
-                rows = tap.rows(max(tap.count - n, 0), n)
-            show(render.watch_frame(compiled.columns, rows, tap.count, meter.add(now, tap.count),
-                                    watermark_of(tap.progress()), now - started))
-            if ended:
-                reason = "end"
-            elif cancel.wait(refresh):
-                reason = cancel.reason
+    started = time.monotonic()
+    with compiled_stream(ds, False, compile_watched) as compiled:
+        if compiled.shuffle_partitions:
+            spark.conf.set("spark.sql.shuffle.partitions", str(compiled.shuffle_partitions))
+        with StreamTap(spark, compiled.df, compiled.decode, bounded=compiled.bounded) as tap:
+            reason = _show_until_stopped(tap, compiled.columns, n, cancel, show, refresh,
+                                         started)
     return render.watch_footer(reason, tap.count, time.monotonic() - started)
+
+
+def _show_until_stopped(tap: StreamTap, columns, n: int, cancel: Cancellation,
+                        show: Callable[[str], None], refresh: float, started: float) -> str:
+    meter, rows, shown_count = RateMeter(), [], 0
+    while True:
+        ended = tap.refresh()
+        now = time.monotonic()
+        if tap.count != shown_count:
+            shown_count = tap.count
+            rows = tap.rows(max(tap.count - n, 0), n)
+        show(render.watch_frame(columns, rows, tap.count, meter.add(now, tap.count),
+                                watermark_of(tap.progress()), now - started))
+        if ended:
+            return "end"
+        if cancel.wait(refresh):
+            return cancel.reason
 
 
 class LiveTerminal:

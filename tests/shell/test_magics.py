@@ -1,4 +1,5 @@
 """The magics inside an IPython shell (no terminal), on the test run's Spark session."""
+import time
 
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
@@ -40,7 +41,7 @@ def test_conf_reads_and_sets_spark_and_env_settings(ip, capsys):
 
 
 def test_jobs_lists_a_running_job_and_stop_cancels_it(ip, streaming_env, capsys):
-    from pystream.common import WatermarkStrategy
+    from pystream.common import JobStatus, WatermarkStrategy
     from pystream.datastream.connectors import DataGeneratorSource
 
     ds = streaming_env.from_source(
@@ -51,6 +52,8 @@ def test_jobs_lists_a_running_job_and_stop_cancels_it(ip, streaming_env, capsys)
     )
     ds.filter(lambda x: x < 0).print()
     client = streaming_env.execute_async("clicks")
+    while client.get_job_status().result() is not JobStatus.RUNNING:
+        time.sleep(0.1)
     ip.run_line_magic("jobs", "")
     ip.run_line_magic("stop", "all")
     client.get_job_execution_result().exception(timeout=60)

@@ -1,11 +1,13 @@
 """Previews on the test run's Spark session: rows, stop reasons, and no query left behind."""
 import _thread
+import re
 import threading
 
 import pytest
 
 from pyshell.preview import Cancellation, Limits, preview, run_interruptible
-from pystream.common import Types, WatermarkStrategy
+from pyshell.watch import watch
+from pystream.common import Duration, Types, WatermarkStrategy
 from pystream.datastream.connectors import DataGeneratorSource
 from pystream.errors import JobExecutionError
 
@@ -67,3 +69,20 @@ def test_cancelled_bounded_collect_reports_the_timeout(streaming_env):
     ds = streaming_env.from_collection(list(range(30)), Types.LONG()).map(slow, Types.LONG())
     result = preview(ds, Limits(n=30, timeout=2, startup=0), Cancellation())
     assert (result.rows, result.reason) == ([], "timeout")
+
+
+def test_watch_shows_the_watermark_of_an_event_time_stream(streaming_env, spark):
+    strategy = WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_seconds(2)) \
+        .with_timestamp_assigner(lambda t, _: t[1] * 1000)
+    ds = generator(streaming_env).assign_timestamps_and_watermarks(strategy)
+    cancel, frames = Cancellation(), []
+
+    def show(frame):
+        frames.append(frame)
+        if re.search(r"watermark 1970-01-01T00:00:\d\d\.999Z", frame):
+            cancel.cancel()
+
+    threading.Timer(300, cancel.cancel, args=("timeout",)).start()  # never hang the suite
+    closing = watch(ds, 3, cancel, show, refresh=0.2)
+    assert (closing.split(" · ")[0], preview_queries(spark)) == \
+        ("stopped: interrupted (Ctrl-C)", [])
