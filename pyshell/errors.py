@@ -12,7 +12,8 @@ def short_error(error: BaseException) -> str:
     from pystream.errors import JobExecutionError
 
     if isinstance(error, JobExecutionError):
-        return "Job failed: %s" % error
+        # a failed streaming query appends its whole plan: not for the user's eyes
+        return "Job failed: %s" % str(error).split("\n=== Streaming Query ===")[0]
     if isinstance(error, StartupError):
         return str(error)
     return "%s: %s" % (type(error).__name__, error)

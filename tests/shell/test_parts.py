@@ -103,3 +103,12 @@ def test_the_prompt_needs_no_spark_import():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_short_errors_leave_out_the_query_dump():
+    from pyshell.errors import short_error
+    from pystream.errors import JobExecutionError, UnsupportedFeatureError
+
+    failed = JobExecutionError("Spark failed: boom\n=== Streaming Query ===\nIdentifier: x")
+    assert [short_error(failed), short_error(UnsupportedFeatureError("no windows"))] == \
+        ["Job failed: Spark failed: boom", "UnsupportedFeatureError: no windows"]
