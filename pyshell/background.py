@@ -93,16 +93,16 @@ class SparkStarter:
 
     # -- waiting
 
-    def _wait(self, event: threading.Event, what: str) -> None:
-        if not event.is_set():
-            self.announce("waiting for %s… (%s since the shell started)"
-                          % (what, duration(time.monotonic() - self.started_at)))
-            while not event.wait(0.1):
-                pass
+    def waiting_note(self) -> str:
+        return "waiting for Spark… (%s since the shell started)" % duration(
+            time.monotonic() - self.started_at)
 
     def session(self):
         """The session, once it is up (waits, with a note)."""
-        self._wait(self.ready, "Spark")
+        if not self.ready.is_set():
+            self.announce(self.waiting_note())
+            while not self.ready.wait(0.1):  # interruptible by Ctrl-C
+                pass
         if self.error is not None:
             raise StartupError("Spark did not start: %s" % short_startup_error(self.error))
         from pystream.session import get_session
@@ -208,8 +208,7 @@ class CellWatch:
     def _watch(self, done: threading.Event, thread_id: int) -> None:
         while not done.wait(0.2) and not self.starter.ready.is_set():
             if waiting_in_get_session(thread_id):
-                self.starter.announce("waiting for Spark… (%s since the shell started)" % (
-                    duration(time.monotonic() - self.starter.started_at)))
+                self.starter.announce(self.starter.waiting_note())
                 return
 
 

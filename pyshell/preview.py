@@ -379,20 +379,17 @@ class StreamTap:
         """Count the rows of newly finished micro-batches; True once the query has ended
         (raises the short form of its error if it failed)."""
         active = self.query.isActive
+        if not active and self.query.exception() is not None:
+            from pystream.runtime.errors import spark_error
+
+            raise spark_error(self.query.exception())
         progress = self.query.lastProgress
         batch_id = progress["batchId"] if progress else None
         if batch_id != self._batch_id or not active:
             self._batch_id = batch_id
             self.batches_done = self.batches_done or batch_id is not None
             self.count = self.spark.table(self.name).count()
-        if not active:
-            error = self.query.exception()
-            if error is not None:
-                from pystream.runtime.errors import spark_error
-
-                raise spark_error(error)
-            return True
-        return False
+        return not active
 
     def rows(self, offset: int, limit: int) -> list:
         """Decoded rows ``offset`` to ``offset + limit`` of the memory table."""
