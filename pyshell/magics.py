@@ -81,6 +81,8 @@ def split_line(line: str, arity: Dict[str, int]) -> Tuple[str, List[str]]:
             if arity[name] and "=" not in word and k + 1 < len(words):
                 options.append(words[k + 1])
                 k += 1
+        elif word[:2] in arity and arity[word[:2]] and not word.startswith("--"):
+            options.append(word)  # -n5
         else:
             expression.append(word)
         k += 1

@@ -25,6 +25,7 @@ ARITY = {"-n": 1, "--rows": 1, "--timeout": 1, "-o": 0}
     ("ds.map(lambda s: s + ' -n 3')", ("ds.map(lambda s: s + ' -n 3')", [])),
     ('ds.map(lambda s: """ x """)  -n 2', ('ds.map(lambda s: """ x """)', ["-n", "2"])),
     ("a if flag else b", ("a if flag else b", [])),
+    ("ds -n5", ("ds", ["-n5"])),
 ])
 def test_split_line(line, expected):
     assert split_line(line, ARITY) == expected
