@@ -12,7 +12,7 @@ from typing import Optional, Sequence
 
 from pyshell import background, launcher
 from pyshell.errors import StartupError
-from pyshell.extension import MAGICS
+from pyshell.extension import MAGICS, load
 
 PROFILE = "pystream"
 
@@ -33,7 +33,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     session.configure(options.settings)
-    background.start(warm_up=options.code is None)  # a one-shot -c needs no warm-up
     try:
         return run_ipython(options)
     finally:
@@ -60,6 +59,8 @@ def banner_text(options: launcher.ShellOptions) -> str:
 
 
 def run_ipython(options: launcher.ShellOptions) -> int:
+    """IPython with the shell loaded; Spark starts once IPython is up (so it does not slow
+    the prompt down), then the init file and the code run."""
     from IPython.terminal.ipapp import TerminalIPythonApp
     from traitlets.config import Config
 
@@ -67,11 +68,11 @@ def run_ipython(options: launcher.ShellOptions) -> int:
     config.BaseIPythonApplication.profile = PROFILE
     config.TerminalIPythonApp.display_banner = False  # ours, without IPython's tips
     config.TerminalInteractiveShell.term_title_format = "pystream-shell: {cwd}"
-    config.InteractiveShellApp.extensions = ["pyshell"]
-    if options.init_file:
-        config.InteractiveShellApp.exec_files = [options.init_file]
     app = TerminalIPythonApp.instance(config=config)
     app.initialize([])
+    load(app.shell, warm_up=options.code is None)  # a one-shot -c needs no warm-up
+    if options.init_file:
+        app.shell.safe_execfile(options.init_file, app.shell.user_ns)
     if options.code is not None:
         return 0 if app.shell.run_cell(options.code, store_history=False).success else 1
     if options.banner:

@@ -94,7 +94,7 @@ class SparkStarter:
     # -- waiting
 
     def waiting_note(self) -> str:
-        return "waiting for Spark… (%s since the shell started)" % duration(
+        return "waiting for Spark… (starting for %s)" % duration(
             time.monotonic() - self.started_at)
 
     def session(self):
