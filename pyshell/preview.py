@@ -20,7 +20,7 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, List, Optional, TypeVar
+from typing import Any, Callable, Iterator, List, Optional, Tuple, TypeVar
 
 from pyshell import render
 
@@ -306,25 +306,27 @@ class JobTag:
 
 def _poll(tap: "StreamTap", columns: List[str], limits: Limits, cancel: Cancellation,
           started: float, note: Callable[[str], None]) -> PreviewResult:
+    """Read new rows after each micro-batch until a stop reason. While fewer than ``n`` rows
+    came, all of them were read; only then does counting the rest take a Spark job."""
     rows: list = []
-    counted, last_rows_at, running_since = 0, None, None
+    last_rows_at = running_since = None
     noted, reason = False, None
     while reason is None:
-        ended = tap.refresh()
+        changed, ended = tap.poll()
         now = time.monotonic()
-        if running_since is None and tap.batches_done:
+        if running_since is None and tap.running:
             running_since = now
         elif running_since is None and not noted and now - started > NOTE_AFTER:
             note("starting the streaming query (Spark's first micro-batch)…")
             noted = True
-        if tap.count > counted:
-            counted, last_rows_at = tap.count, now
-        if len(rows) < limits.n and tap.count > len(rows):
-            rows += tap.rows(len(rows), limits.n - len(rows))
+        if changed:
+            new = tap.rows(len(rows), limits.n - len(rows))
+            if new:
+                rows, last_rows_at = rows + new, now
         if ended:
             reason = "end"
         else:
-            reason = stop_reason(limits, tap.count,
+            reason = stop_reason(limits, len(rows),
                                  None if running_since is None else now - running_since,
                                  None if last_rows_at is None else now - last_rows_at,
                                  now - started)
@@ -332,7 +334,8 @@ def _poll(tap: "StreamTap", columns: List[str], limits: Limits, cancel: Cancella
                 reason = None  # a micro-batch is still running: rows may come
         if reason is None and cancel.wait(POLL_SECONDS):
             reason = cancel.reason
-    return PreviewResult(columns, rows, tap.count, reason, time.monotonic() - started, limits)
+    seen = tap.count() if len(rows) >= limits.n else len(rows)
+    return PreviewResult(columns, rows, seen, reason, time.monotonic() - started, limits)
 
 
 class StreamTap:
@@ -343,8 +346,7 @@ class StreamTap:
         self.spark = spark
         self.decode = decode
         self.name = "pystream_preview_%d_%s" % (next(_names), uuid.uuid4().hex[:8])
-        self.count = 0  # rows in the memory table
-        self.batches_done = False  # a micro-batch has finished
+        self.running = False  # a micro-batch has finished
         self._batch_id: Optional[int] = None
         # over Spark Connect the checkpoint lives on the server: Spark makes and deletes one
         self.checkpoint = None if is_connect(spark) else tempfile.mkdtemp(
@@ -375,9 +377,9 @@ class StreamTap:
         """Whether a micro-batch is running now."""
         return bool(self.query.status.get("isTriggerActive"))
 
-    def refresh(self) -> bool:
-        """Count the rows of newly finished micro-batches; True once the query has ended
-        (raises the short form of its error if it failed)."""
+    def poll(self) -> Tuple[bool, bool]:
+        """(a micro-batch finished since the last poll, the query has ended); raises the
+        short form of the query's error if it failed."""
         active = self.query.isActive
         if not active and self.query.exception() is not None:
             from pystream.runtime.errors import spark_error
@@ -385,11 +387,13 @@ class StreamTap:
             raise spark_error(self.query.exception())
         progress = self.query.lastProgress
         batch_id = progress["batchId"] if progress else None
-        if batch_id != self._batch_id or not active:
-            self._batch_id = batch_id
-            self.batches_done = self.batches_done or batch_id is not None
-            self.count = self.spark.table(self.name).count()
-        return not active
+        changed, self._batch_id = batch_id != self._batch_id, batch_id
+        self.running = self.running or batch_id is not None
+        return changed or not active, not active
+
+    def count(self) -> int:
+        """Rows in the memory table."""
+        return self.spark.table(self.name).count()
 
     def rows(self, offset: int, limit: int) -> list:
         """Decoded rows ``offset`` to ``offset + limit`` of the memory table."""

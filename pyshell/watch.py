@@ -5,7 +5,7 @@ import shutil
 import sys
 import time
 from collections import deque
-from typing import Callable, Optional
+from typing import Callable, Optional, Tuple
 
 from pyshell import render
 from pyshell.preview import Cancellation, StreamTap, compiled_stream, stream_node
@@ -80,26 +80,28 @@ def watch(ds, n: int, cancel: Cancellation, show: Callable[[str], None],
         if compiled.shuffle_partitions:
             spark.conf.set("spark.sql.shuffle.partitions", str(compiled.shuffle_partitions))
         with StreamTap(spark, compiled.df, compiled.decode, bounded=compiled.bounded) as tap:
-            reason = _show_until_stopped(tap, compiled.columns, n, cancel, show, refresh,
-                                         started)
-    return render.watch_footer(reason, tap.count, time.monotonic() - started)
+            reason, total = _show_until_stopped(tap, compiled.columns, n, cancel, show,
+                                                refresh, started)
+    return render.watch_footer(reason, total, time.monotonic() - started)
 
 
 def _show_until_stopped(tap: StreamTap, columns, n: int, cancel: Cancellation,
-                        show: Callable[[str], None], refresh: float, started: float) -> str:
-    meter, rows, shown_count = RateMeter(), [], 0
+                        show: Callable[[str], None], refresh: float, started: float
+                        ) -> Tuple[str, int]:
+    """Redraw until the stream ends or ``cancel`` is set: (why it stopped, rows seen)."""
+    meter, rows, total = RateMeter(), [], 0
     while True:
-        ended = tap.refresh()
+        changed, ended = tap.poll()
         now = time.monotonic()
-        if tap.count != shown_count:
-            shown_count = tap.count
-            rows = tap.rows(max(tap.count - n, 0), n)
-        show(render.watch_frame(columns, rows, tap.count, meter.add(now, tap.count),
+        if changed:
+            total = tap.count()
+            rows = tap.rows(max(total - n, 0), n)
+        show(render.watch_frame(columns, rows, total, meter.add(now, total),
                                 watermark_of(tap.progress()), now - started))
         if ended:
-            return "end"
+            return "end", total
         if cancel.wait(refresh):
-            return cancel.reason
+            return cancel.reason, total
 
 
 class LiveTerminal:
