@@ -4,8 +4,8 @@ A bounded stream is collected with a bounded batch query (``limit(n)``), except 
 streams in STREAMING mode: their rolling results differ from BATCH mode's final ones, so they
 run as a streaming query that ends by itself (``availableNow``). An unbounded stream runs as
 a streaming query into a memory table, polled until ``n`` rows, the timeout, or ``idle``
-seconds without new rows. The timeout counts from the query's first micro-batch, so Spark's
-start-up (seconds for a first query) does not eat it. The query runs in a worker thread:
+seconds without new rows. The timeout counts from the query's first micro-batch with data,
+so Spark's start-up (seconds for a first query) does not eat it. The query runs in a worker thread:
 Ctrl-C in the shell only asks it to stop, and every path (rows, timeout, idle, error,
 Ctrl-C) stops it.
 """
@@ -35,8 +35,8 @@ class Limits:
     """When a preview stops: ``n`` rows, ``timeout`` seconds, or ``idle`` seconds without new
     rows (counted from the latest row, while no micro-batch runs; None: never idle).
 
-    The timeout counts from the first finished micro-batch; the query gets ``startup`` more
-    seconds to get there (a bounded collect gets ``startup + timeout`` in all).
+    The timeout counts from the first finished micro-batch that read data; the query gets
+    ``startup`` more seconds to get there (a bounded collect gets ``startup + timeout``).
     """
 
     n: int = 10
@@ -49,7 +49,7 @@ def stop_reason(limits: Limits, seen: int, running_for: Optional[float],
                 idle_for: Optional[float], starting_for: float = 0.0) -> Optional[str]:
     """Why a running preview should stop now: 'rows', 'timeout', 'idle', or None.
 
-    ``running_for``: seconds since the first finished micro-batch (None before it);
+    ``running_for``: seconds since the first micro-batch with data finished (None before);
     ``idle_for``: seconds since the latest new row (None before the first);
     ``starting_for``: seconds since the query started.
     """
@@ -317,7 +317,7 @@ def _poll(tap: "StreamTap", columns: List[str], limits: Limits, cancel: Cancella
         if running_since is None and tap.running:
             running_since = now
         elif running_since is None and not noted and now - started > NOTE_AFTER:
-            note("starting the streaming query (Spark's first micro-batch)…")
+            note("the query is starting (its first micro-batch with data)…")
             noted = True
         if changed:
             new = tap.rows(len(rows), limits.n - len(rows))
@@ -346,7 +346,7 @@ class StreamTap:
         self.spark = spark
         self.decode = decode
         self.name = "pystream_preview_%d_%s" % (next(_names), uuid.uuid4().hex[:8])
-        self.running = False  # a micro-batch has finished
+        self.running = False  # a micro-batch with input has finished
         self._batch_id: Optional[int] = None
         # over Spark Connect the checkpoint lives on the server: Spark makes and deletes one
         self.checkpoint = None if is_connect(spark) else tempfile.mkdtemp(
@@ -388,7 +388,7 @@ class StreamTap:
         progress = self.query.lastProgress
         batch_id = progress["batchId"] if progress else None
         changed, self._batch_id = batch_id != self._batch_id, batch_id
-        self.running = self.running or batch_id is not None
+        self.running = self.running or bool(progress and progress["numInputRows"])
         return changed or not active, not active
 
     def count(self) -> int:
