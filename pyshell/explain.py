@@ -11,14 +11,13 @@ from __future__ import annotations
 import contextlib
 import io
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Tuple
 
 
 @dataclass
 class Stage:
     number: int
     kind: str  # source | python | keyed | union | exchange
-    parallelism: Optional[int]
     operators: List[str] = field(default_factory=list)
     reads: List[Tuple[int, str]] = field(default_factory=list)  # (stage, how)
     closed: bool = False  # chaining disabled: the next operator starts a stage
@@ -37,9 +36,11 @@ def describe(node) -> str:
     from pystream import graph
 
     origin = " (%s)" % node.meta.origin if node.meta.origin else ""
+    if node.meta.parallelism:
+        origin += " · parallelism %d" % node.meta.parallelism
     if isinstance(node, graph.Source):
-        return "Source: %s · %r · %s" % (node.meta.name, node.source,
-                                          "bounded" if node.bounded else "unbounded")
+        return "Source: %s · %r · %s%s" % (node.meta.name, node.source,
+                                            "bounded" if node.bounded else "unbounded", origin)
     if isinstance(node, graph.Stateless):
         return "%s · %s%s" % (node.meta.name, _function_name(node.fn), origin)
     if isinstance(node, graph.KeyBy):
@@ -57,51 +58,48 @@ def describe(node) -> str:
     return "%s%s" % (node.meta.name, origin)
 
 
-def stages(root, batch: bool, default_parallelism: int) -> List[Stage]:
-    """The stages that compute ``root`` (a graph node), in execution order."""
+def stages(root) -> List[Stage]:
+    """The stages that compute ``root`` (a graph node), in execution order.
+
+    Parallelism shows only where it is set: sources choose their own (see the Spark plan).
+    """
     from pystream import graph
 
     result: List[Stage] = []
     stage_of: Dict[int, Stage] = {}
-    parallelism: Dict[int, int] = {}
 
-    def new(kind: str, p, reads=()) -> Stage:
-        stage = Stage(len(result) + 1, kind, p, reads=list(reads))
+    def new(kind: str, reads=()) -> Stage:
+        stage = Stage(len(result) + 1, kind, reads=list(reads))
         result.append(stage)
         return stage
 
     for node in graph.walk([root]):
         inputs = node.inputs
-        inherited = parallelism.get(id(inputs[0])) if inputs else None
-        p = node.meta.parallelism or inherited or default_parallelism
-        parallelism[id(node)] = p
         up = stage_of.get(id(inputs[0])) if inputs else None
         if isinstance(node, graph.Source):
-            stage = new("source", p)
+            stage = new("source")
         elif isinstance(node, graph.Keyed):
-            stage = new("keyed", p, [(up.number, "hash(key)")])
+            stage = new("keyed", [(up.number, "hash(key)")])
         elif isinstance(node, graph.Union):
-            stage = new("union", p, [(stage_of[id(i)].number, "union") for i in inputs])
-        elif isinstance(node, graph.Partition):
-            if node.strategy == "forward":
-                stage = up
-                stage.closed = True
-            else:
-                stage = new("exchange", p, [(up.number, node.strategy)])
+            stage = new("union", [(stage_of[id(i)].number, "union") for i in inputs])
+        elif isinstance(node, graph.Partition) and node.strategy != "forward":
+            stage = new("exchange", [(up.number, node.strategy)])
         elif isinstance(node, graph.Stateless):
+            changes = node.meta.parallelism not in (None, inputs[0].meta.parallelism)
             if isinstance(node.input, graph.KeyBy):
-                stage = new("python", p, [(up.number, "hash(key)")])
-            elif p != inherited:
-                stage = new("python", p, [(up.number, "rebalance")])
+                stage = new("python", [(up.number, "hash(key)")])
+            elif changes:
+                stage = new("python", [(up.number, "rebalance")])
             elif up.closed or node.meta.chaining in ("new_chain", "disabled"):
-                stage = new("python", p, [(up.number, "forward (chain break)")])
+                stage = new("python", [(up.number, "forward (chain break)")])
             else:
                 stage = up
                 if stage.kind in ("source", "exchange", "union"):
                     stage.kind = "python"
-            stage.closed = node.meta.chaining == "disabled"
-        else:  # KeyBy, AssignTimestamps, SideOutput, Sink: in the stage they read
+        else:  # KeyBy, AssignTimestamps, SideOutput, Sink, forward: in the stage they read
             stage = up
+        stage.closed = ((isinstance(node, graph.Partition) and node.strategy == "forward")
+                        or node.meta.chaining == "disabled")
         stage.operators.append(describe(node))
         stage_of[id(node)] = stage
     return result
@@ -117,7 +115,7 @@ def stage_title(stage: Stage, batch: bool) -> str:
         "exchange": "repartition",
     }[stage.kind]
     reads = "".join(" · reads stage %d by %s" % r for r in stage.reads)
-    return "Stage %d · %s · parallelism %s%s" % (stage.number, kind, stage.parallelism, reads)
+    return "Stage %d · %s%s" % (stage.number, kind, reads)
 
 
 def runs_in_batch(ds) -> bool:
@@ -135,8 +133,7 @@ def graph_text(ds, batch: bool) -> str:
     """The pystream graph of ``ds``: its stages and their operators."""
     from pyshell.preview import is_bounded, stream_node
 
-    env = ds.get_execution_environment()
-    found = stages(stream_node(ds), batch, env.get_parallelism())
+    found = stages(stream_node(ds))
     head = "pystream graph · %s · %s · %d stage%s" % (
         "BATCH" if batch else "STREAMING", "bounded" if is_bounded(ds) else "unbounded",
         len(found), "" if len(found) == 1 else "s")

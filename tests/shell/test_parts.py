@@ -77,20 +77,20 @@ def test_explain_shows_fused_stages_and_key_by_boundaries():
         return t[0], t[1] * 2
 
     ds = ds.map(double).filter(lambda t: t[1] > 0).key_by(lambda t: t[0]) \
-        .reduce(lambda a, b: a).map(str)
-    lines = [re.sub(r" \(\S+:\d+\)$", "", line)
+        .reduce(lambda a, b: a).map(str).set_parallelism(3)
+    lines = [re.sub(r" \(\S+:\d+\)", "", line)
              for line in graph_text(ds, batch=False).splitlines()]
     assert lines == [
-        "pystream graph · STREAMING · unbounded · 2 stages",
-        "Stage 1 · fused Python operators (mapInArrow) · parallelism 2",
+        "pystream graph · STREAMING · unbounded · 3 stages",
+        "Stage 1 · fused Python operators (mapInArrow)",
         "    Source: gen · DataGeneratorSource(count=None, rows_per_second=5) · unbounded",
         "    Map · double",
         "    Filter · <lambda>",
         "    KeyBy · <lambda>",
-        "Stage 2 · keyed state and timers (transformWithState) · parallelism 2 · reads stage 1 "
-        "by hash(key)",
+        "Stage 2 · keyed state and timers (transformWithState) · reads stage 1 by hash(key)",
         "    Reduce · RollingReduce(<lambda>)",
-        "    Map · str",
+        "Stage 3 · fused Python operators (mapInArrow) · reads stage 2 by rebalance",
+        "    Map · str · parallelism 3",
     ]
 
 
