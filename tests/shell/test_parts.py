@@ -68,7 +68,7 @@ def test_watermark_of_progress():
 
 
 def test_explain_shows_fused_stages_and_key_by_boundaries():
-    env = StreamExecutionEnvironment.get_execution_environment().set_parallelism(2)
+    env = StreamExecutionEnvironment.get_execution_environment()
     ds = env.from_source(DataGeneratorSource(lambda i: (i % 3, i), rows_per_second=5),
                          WatermarkStrategy.no_watermarks(), "gen",
                          Types.TUPLE([Types.LONG(), Types.LONG()]))
