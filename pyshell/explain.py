@@ -58,6 +58,17 @@ def describe(node) -> str:
     return "%s%s" % (node.meta.name, origin)
 
 
+def runs_python(node) -> bool:
+    """Whether ``node`` runs user Python code in its stage (a function, key selector or
+    timestamp assigner)."""
+    from pystream import graph
+
+    if isinstance(node, (graph.Stateless, graph.KeyBy)):
+        return True
+    return isinstance(node, graph.AssignTimestamps) and \
+        node.strategy.timestamp_assigner is not None
+
+
 def stages(root) -> List[Stage]:
     """The stages that compute ``root`` (a graph node), in execution order.
 
@@ -94,10 +105,10 @@ def stages(root) -> List[Stage]:
                 stage = new("python", [(up.number, "forward (chain break)")])
             else:
                 stage = up
-                if stage.kind in ("source", "exchange", "union"):
-                    stage.kind = "python"
         else:  # KeyBy, AssignTimestamps, SideOutput, Sink, forward: in the stage they read
             stage = up
+        if runs_python(node) and stage.kind in ("source", "exchange", "union"):
+            stage.kind = "python"
         stage.closed = ((isinstance(node, graph.Partition) and node.strategy == "forward")
                         or node.meta.chaining == "disabled")
         stage.operators.append(describe(node))
