@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import sys
 import time
 from typing import List, Optional
@@ -12,6 +13,13 @@ import pexpect
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ANSI = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07]*\x07|[()][0-9A-Za-z])")
 WAIT = 180  # seconds: Spark starts slowly on a busy machine; never a timing assertion
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def prompt(number: int) -> str:

@@ -1,4 +1,3 @@
-import socket
 import subprocess
 import sys
 
@@ -6,14 +5,7 @@ import pytest
 
 from pyshell.errors import StartupError
 from pyshell.launcher import master_problem, parse_connect, parse_options
-
-ROOT = __file__.rsplit("/tests/", 1)[0]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from tests.shell.driver import ROOT, free_port
 
 
 def test_command_line_beats_environment_beats_config_file(tmp_path):

@@ -10,8 +10,7 @@ import pytest
 
 from pyshell.launcher import reachable
 from pystream.session import find_java
-from tests.shell.driver import ROOT
-from tests.shell.test_launcher import free_port
+from tests.shell.driver import ROOT, free_port
 
 ROW = re.compile(r"^\s*(\d+) \|\s*(\d+)$")
 
