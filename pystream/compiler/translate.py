@@ -15,6 +15,7 @@ from pystream.compiler.settings import JobSettings
 from pystream.errors import PystreamError
 from pystream.runtime.context import TaskInfo
 from pystream.runtime.layout import KEY, PICKLED, PID, TAG, TS, Layout
+from pystream.runtime.records import VALUE_COLUMN
 from pystream.runtime.stage import FusedStage, OpSpec
 
 
@@ -174,7 +175,7 @@ class Compiler:
         from pystream.runtime.keyed_batch import KeyedBatchStage
 
         p = node.meta.parallelism or self.settings.parallelism
-        keyed = self.keyed_input(node.input, p, pickled=True)
+        keyed = self.keyed_input(node.input, p, pickled=not self.settings.batch)
         tags = tuple(sorted(self.side_tags.get(id(node), ())))
         info, label = self.task_info(node, p), node.meta.label()
         if not self.settings.batch:
@@ -190,25 +191,33 @@ class Compiler:
 
     def _keyed_streaming(self, node: graph.Keyed, keyed: Flow, p: int, info: TaskInfo,
                          tags: tuple) -> Flow:
+        """``groupBy(__key).transformWithState``: the input carries only the columns the
+        operator reads (PySpark converts transformWithState rows value by value)."""
         from pyspark.sql import functions as F
 
-        from pystream.runtime.keyed_stream import MARKER, TS_MILLIS, KeyedProcessor
+        from pystream.runtime.keyed_stream import TS_MILLIS, KeyedProcessor
 
-        df = keyed.df
-        if not keyed.layout.timestamped:
-            df = df.withColumn(TS, F.lit(None).cast("timestamp"))
-        df = df.withColumns({TS_MILLIS: F.unix_millis(F.col(TS)), "__input": F.lit(0),
-                             MARKER: F.lit(False)})
         time_mode = self.time_mode(node, keyed)
+        timestamped = keyed.layout.timestamped
+        df, columns = keyed.df, [KEY, VALUE_COLUMN]
+        if timestamped:
+            df = df.withColumn(TS_MILLIS, F.unix_millis(F.col(TS)))
+            columns.append(TS_MILLIS)
+        if time_mode == "EventTime":
+            columns.append(TS)  # the column Spark's watermark is defined on
+        df = df.select(*columns)
         if time_mode == "EventTime":
             df = df.withWatermark(TS, "%d milliseconds" % (keyed.watermark_delay_ms or 0))
-        out = Layout(PICKLED, timestamped=True, tagged=bool(tags))
-        processor = KeyedProcessor(node.function, info, node.meta.label(), out, time_mode, tags)
+        processor = KeyedProcessor(node.function, info, node.meta.label(), tuple(columns),
+                                   timestamped, time_mode, tags, node.output_type)
         self.shuffle_partitions = max(self.shuffle_partitions or 0, p)
-        df = df.groupBy(KEY).transformWithState(processor, out.spark_schema(), "Append",
+        df = df.groupBy(KEY).transformWithState(processor, processor.output_schema(), "Append",
                                                 time_mode)
-        return keyed.but(df=df, layout=out, type_info=node.output_type, parallelism=p, ops=(),
-                         chain_open=True)
+        out = Layout(processor.output_type or PICKLED, timestamped=timestamped, tagged=bool(tags))
+        if timestamped:
+            df = df.withColumn(TS, F.timestamp_millis(F.col(TS_MILLIS)))
+        return keyed.but(df=df.select(*out.columns), layout=out, type_info=node.output_type,
+                         parallelism=p, ops=(), chain_open=True)
 
     @staticmethod
     def time_mode(node: graph.Keyed, flow: Flow) -> str:

@@ -41,24 +41,36 @@ class StateTypeError(TypeError):
 # Checking values against a descriptor's type (fast isinstance checks, recursive)
 
 
+_BASIC_KINDS = {  # basic type -> (exact Python types, then the slower isinstance fallback)
+    BasicType.STRING: ({str}, (str,)), BasicType.CHAR: ({str}, (str,)),
+    BasicType.BOOLEAN: ({bool}, (bool,)),
+    BasicType.FLOAT: ({float, int}, (numbers.Real,)),
+    BasicType.DOUBLE: ({float, int}, (numbers.Real,)),
+    BasicType.BIG_DEC: ({decimal.Decimal, int}, (decimal.Decimal, numbers.Integral)),
+    BasicType.INSTANT: ({Instant}, (Instant,)),
+}
+_INTEGRAL = ({int}, (numbers.Integral,))
+
+
 def value_checker(type_info: TypeInformation) -> Callable[[Any], bool]:
-    """A predicate telling whether a Python value fits ``type_info`` (None always fits)."""
+    """A predicate telling whether a Python value fits ``type_info`` (None always fits).
+
+    Exact-type checks first: ABC isinstance checks (numbers.Integral) are slow per record.
+    """
     if isinstance(type_info, PickledBytesTypeInfo) or type_info is None:
         return lambda v: True
     if isinstance(type_info, BasicTypeInfo):
-        kinds = {
-            BasicType.STRING: (str,), BasicType.CHAR: (str,), BasicType.BOOLEAN: (bool,),
-            BasicType.FLOAT: (numbers.Real,), BasicType.DOUBLE: (numbers.Real,),
-            BasicType.BIG_DEC: (decimal.Decimal, numbers.Integral), BasicType.INSTANT: (Instant,),
-        }.get(type_info._basic_type, (numbers.Integral,))
+        exact, kinds = _BASIC_KINDS.get(type_info._basic_type, _INTEGRAL)
         allow_bool = bool in kinds
-        return lambda v: v is None or (isinstance(v, kinds) and (allow_bool or type(v) is not bool))
-    if isinstance(type_info, DateTypeInfo):
-        return lambda v: v is None or isinstance(v, datetime.date)
-    if isinstance(type_info, TimeTypeInfo):
-        return lambda v: v is None or isinstance(v, datetime.time)
-    if isinstance(type_info, TimestampTypeInfo):
-        return lambda v: v is None or isinstance(v, datetime.datetime)
+
+        def basic(v):
+            return type(v) in exact or v is None or (
+                isinstance(v, kinds) and (allow_bool or type(v) is not bool))
+        return basic
+    plain = {DateTypeInfo: datetime.date, TimeTypeInfo: datetime.time,
+             TimestampTypeInfo: datetime.datetime}.get(type(type_info))
+    if plain is not None:
+        return lambda v: v is None or isinstance(v, plain)
     if isinstance(type_info, MapTypeInfo):
         kc, vc = value_checker(type_info._key_type_info), value_checker(type_info._value_type_info)
         return lambda v: v is None or (isinstance(v, dict)
@@ -70,8 +82,18 @@ def value_checker(type_info: TypeInformation) -> Callable[[Any], bool]:
         return lambda v: v is None or (isinstance(v, (list, tuple)) and all(map(ec, v)))
     if isinstance(type_info, _CompositeTypeInfo):
         checks = [value_checker(t) for t in type_info.get_field_types()]
-        return lambda v: v is None or (isinstance(v, (tuple, list, Row)) and len(v) == len(checks)
-                                       and all(c(x) for c, x in zip(checks, v)))
+        arity = len(checks)
+
+        def composite(v):
+            if v is None:
+                return True
+            if not isinstance(v, (tuple, list, Row)) or len(v) != arity:
+                return False
+            for check, field in zip(checks, v):
+                if not check(field):
+                    return False
+            return True
+        return composite
     return lambda v: True
 
 
