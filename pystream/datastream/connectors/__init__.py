@@ -13,9 +13,17 @@ from pystream.datastream.connectors.file_system import (
     StreamFormat,
     StreamingFileSink,
 )
+from pystream.datastream.connectors.kafka import (
+    FlinkKafkaConsumer,
+    FlinkKafkaProducer,
+    KafkaSink,
+    KafkaSource,
+    Semantic,
+)
 from pystream.datastream.connectors.number_seq import NumberSequenceSource
 
 __all__ = ["Source", "Sink", "Boundedness", "DeliveryGuarantee", "NumberSequenceSource",
            "DataGeneratorSource", "BucketAssigner", "FileEnumeratorProvider", "FileSink",
            "FileSource", "FileSourceBuilder", "FileSplitAssignerProvider", "OutputFileConfig",
-           "RollingPolicy", "StreamFormat", "StreamingFileSink"]
+           "RollingPolicy", "StreamFormat", "StreamingFileSink", "KafkaSource", "KafkaSink",
+           "FlinkKafkaConsumer", "FlinkKafkaProducer", "Semantic"]
