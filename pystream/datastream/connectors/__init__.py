@@ -13,6 +13,11 @@ from pystream.datastream.connectors.file_system import (
     StreamFormat,
     StreamingFileSink,
 )
+from pystream.datastream.connectors.jdbc import (
+    JdbcConnectionOptions,
+    JdbcExecutionOptions,
+    JdbcSink,
+)
 from pystream.datastream.connectors.kafka import (
     FlinkKafkaConsumer,
     FlinkKafkaProducer,
@@ -26,4 +31,5 @@ __all__ = ["Source", "Sink", "Boundedness", "DeliveryGuarantee", "NumberSequence
            "DataGeneratorSource", "BucketAssigner", "FileEnumeratorProvider", "FileSink",
            "FileSource", "FileSourceBuilder", "FileSplitAssignerProvider", "OutputFileConfig",
            "RollingPolicy", "StreamFormat", "StreamingFileSink", "KafkaSource", "KafkaSink",
-           "FlinkKafkaConsumer", "FlinkKafkaProducer", "Semantic"]
+           "FlinkKafkaConsumer", "FlinkKafkaProducer", "Semantic", "JdbcSink",
+           "JdbcConnectionOptions", "JdbcExecutionOptions"]
