@@ -46,7 +46,8 @@ def _client_config(properties: Dict[str, str], allowed, **fixed) -> dict:
         name = key.replace(".", "_")
         if name in allowed and name not in fixed:
             config[name] = _typed(value, allowed[name])
-    config.setdefault("bootstrap_timeout_ms", DEFAULT_BOOTSTRAP_TIMEOUT_MS)
+    if "bootstrap_timeout_ms" in allowed:
+        config.setdefault("bootstrap_timeout_ms", DEFAULT_BOOTSTRAP_TIMEOUT_MS)
     config.update(fixed)
     return config
 
