@@ -128,3 +128,26 @@ def test_exactly_once_kafka_sink():
      .set_record_serializer(KafkaRecordSerializationSchema.builder().set_topic("t")
                             .set_value_serialization_schema(SimpleStringSchema()).build())
      .set_delivery_guarantee(DeliveryGuarantee.EXACTLY_ONCE).build())
+
+
+def test_spark_kafka_options_when_the_connector_jar_is_present():
+    from pystream.compiler.connectors.kafka import spark_kafka_options
+
+    source = (KafkaSource.builder().set_bootstrap_servers("b:9092").set_topics("a", "b")
+              .set_group_id("g").set_starting_offsets(KafkaOffsetsInitializer.earliest())
+              .set_bounded(KafkaOffsetsInitializer.latest())
+              .set_value_only_deserializer(SimpleStringSchema()).build())
+    committed = (KafkaSource.builder().set_bootstrap_servers("b:9092").set_topics("a")
+                 .set_group_id("g").set_starting_offsets(
+                     KafkaOffsetsInitializer.committed_offsets())
+                 .set_value_only_deserializer(SimpleStringSchema()).build())
+    assert (spark_kafka_options(source, batch=True), spark_kafka_options(committed, False)) == (
+        {"kafka.group.id": "g", "kafka.bootstrap.servers": "b:9092", "includeHeaders": "false",
+         "subscribe": "a,b", "startingOffsets": "earliest", "endingOffsets": "latest"}, None)
+
+
+def test_spark_kafka_connector_is_detected(spark):
+    from pystream.compiler.connectors.kafka import has_spark_kafka
+
+    jar = any("kafka" in j for j in spark.conf.get("spark.jars", "").split(","))
+    assert has_spark_kafka(spark) == jar
