@@ -98,9 +98,14 @@ class Encoder:
         return Encoder(charset_name)
 
     def encode(self, value, type_info: TypeInformation) -> bytes:
-        from pystream.runtime.files import java_to_string
+        return self.encoder_for(type_info)(value)
 
-        return (java_to_string(value, type_info) + "\n").encode(self.charset)
+    def encoder_for(self, type_info: TypeInformation):
+        """The ``value -> bytes`` function for records of ``type_info``."""
+        from pystream.runtime.files import java_formatter
+
+        text, charset = java_formatter(type_info), self.charset
+        return lambda value: (text(value) + "\n").encode(charset)
 
 
 class BulkWriterFactory:

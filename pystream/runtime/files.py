@@ -19,7 +19,7 @@ import re
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Iterator, List, Optional
+from typing import Callable, Iterator, List, Optional
 
 import pyarrow as pa
 
@@ -29,6 +29,7 @@ from pystream.common.typeinfo import (
     RowTypeInfo,
     TupleTypeInfo,
     TypeInformation,
+    Types,
     _ElementTypeInfo,
 )
 from pystream.common.types import Row
@@ -42,25 +43,42 @@ _RESULT_ARROW = pa.schema([("path", pa.string()), ("records", pa.int64())])
 def java_to_string(value, type_info: TypeInformation) -> str:
     """Java's ``toString`` of a record, as Flink's SimpleStringEncoder writes it:
     ``+I[1, a]`` for a row, ``(1,a)`` for a tuple, ``[1, 2]`` for an array, ``{k=v}``."""
-    if value is None:
-        return "null"
+    return java_formatter(type_info)(value)
+
+
+def java_formatter(type_info: TypeInformation) -> Callable[[object], str]:
+    """``java_to_string`` for values of one type, with the type's dispatch done once."""
     if isinstance(type_info, PickledBytesTypeInfo):
-        return value if isinstance(value, str) else str(value)
+        return lambda v: v if isinstance(v, str) else str(v)
     if isinstance(type_info, RowTypeInfo):
-        fields = value._values if isinstance(value, Row) else list(value)
-        kind = str(value.get_row_kind()) if isinstance(value, Row) else "+I"
-        return "%s[%s]" % (kind, ", ".join(java_to_string(v, t) for v, t in
-                                           zip(fields, type_info.get_field_types())))
+        fields = [java_formatter(t) for t in type_info.get_field_types()]
+
+        def row(v):
+            if v is None:
+                return "null"
+            values = v._values if isinstance(v, Row) else v
+            kind = str(v.get_row_kind()) if isinstance(v, Row) else "+I"
+            return "%s[%s]" % (kind, ", ".join([f(x) for f, x in zip(fields, values)]))
+        return row
     if isinstance(type_info, TupleTypeInfo):
-        return "(%s)" % ",".join(java_to_string(v, t) for v, t in
-                                 zip(value, type_info.get_field_types()))
+        fields = [java_formatter(t) for t in type_info.get_field_types()]
+        return lambda v: "null" if v is None else "(%s)" % ",".join(
+            [f(x) for f, x in zip(fields, v)])
     if isinstance(type_info, MapTypeInfo):
-        return "{%s}" % ", ".join("%s=%s" % (java_to_string(k, type_info._key_type_info),
-                                             java_to_string(v, type_info._value_type_info))
-                                  for k, v in value.items())
-    if isinstance(type_info, _ElementTypeInfo) and not isinstance(value, (bytes, bytearray)):
-        return "[%s]" % ", ".join(java_to_string(v, type_info.element_type) for v in value)
-    return java_string(value, type_info)
+        key = java_formatter(type_info._key_type_info)
+        value = java_formatter(type_info._value_type_info)
+        return lambda v: "null" if v is None else "{%s}" % ", ".join(
+            ["%s=%s" % (key(k), value(x)) for k, x in v.items()])
+    if isinstance(type_info, _ElementTypeInfo):
+        element = java_formatter(type_info.element_type)
+        return lambda v: ("null" if v is None else java_string(v, type_info)
+                          if isinstance(v, (bytes, bytearray))
+                          else "[%s]" % ", ".join([element(x) for x in v]))
+    if type_info == Types.STRING():
+        return lambda v: "null" if v is None else v
+    if type_info in (Types.LONG(), Types.INT(), Types.SHORT(), Types.BYTE()):
+        return lambda v: "null" if v is None else str(v)
+    return lambda v: java_string(v, type_info)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -125,10 +143,13 @@ class EncoderFileWriter(FileWriter):
         self.encoder = encoder
         self.type_info = type_info
 
-    def encoded(self, batch: pa.RecordBatch) -> Iterator[bytes]:
-        decode = records.batch_decoder(self.type_info)
-        for value in decode(batch.columns):
-            yield self.encoder.encode(value, self.type_info)
+    def encoded(self, batch: pa.RecordBatch) -> List[bytes]:
+        """The bytes of each record of ``batch``."""
+        if not hasattr(self, "_encode"):
+            self._decode = records.batch_decoder(self.type_info)
+            self._encode = self.encoder.encoder_for(self.type_info)
+        encode = self._encode
+        return [encode(v) for v in self._decode(batch.columns)]
 
 
 class CsvFileWriter(EncoderFileWriter):
@@ -218,11 +239,8 @@ class _Part:
         self.file = open(self.temp, "wb")  # closed in commit()
         self.writer = writer
         self.records = 0
+        self.size = 0  # bytes of the records given to a row writer
         writer.open(self.file)
-
-    @property
-    def size(self) -> int:
-        return self.file.tell()
 
     def commit(self) -> str:
         self.writer.close()
@@ -272,12 +290,19 @@ class PartFileStage:
                     part.writer.write(batch)
                     part.records += batch.num_rows
                     continue
-                for data in part.writer.encoded(batch):
-                    if spec.part_size and part.records and part.size >= spec.part_size:
+                chunks = part.writer.encoded(batch)
+                first = 0
+                for i, data in enumerate(chunks if spec.part_size else ()):
+                    if part.records and part.size >= spec.part_size:  # roll
+                        part.file.write(b"".join(chunks[first:i]))
                         written.append((part.commit(), part.records))
                         part = self._open(directory, stem, len(written))
-                    part.file.write(data)
+                        first = i
+                    part.size += len(data)
                     part.records += 1
+                part.file.write(b"".join(chunks[first:]))
+                if not spec.part_size:
+                    part.records += len(chunks)
             if part is not None:
                 written.append((part.commit(), part.records))
                 part = None
