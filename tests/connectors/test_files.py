@@ -163,17 +163,17 @@ def test_json_reader_format_ignoring_parse_errors(env, tmp_path):
     assert collect_sorted(ds) == [Row(id=1, name="a"), Row(id=2, name=None)]
 
 
-def test_malformed_json_line_names_file_and_line(env, tmp_path):
+def test_malformed_json_line_names_file_and_line(batch_env, tmp_path):
     path = write(tmp_path / "events.json", '{"id": 1, "name": "a"}\n{"id": oops}\n')
-    ds = env.from_source(json_source(path), WatermarkStrategy.no_watermarks(), "json")
+    ds = batch_env.from_source(json_source(path), WatermarkStrategy.no_watermarks(), "json")
     with pytest.raises(JobExecutionError,
                        match=r"Failed to deserialize JSON '\{\"id\": oops\}'.*events\.json"):
         collect_sorted(ds)
 
 
-def test_missing_path_is_a_clear_error(env, tmp_path):
+def test_missing_path_is_a_clear_error(batch_env, tmp_path):
     with pytest.raises(PystreamError, match=r"path .*nowhere does not exist"):
-        collect_sorted(env.read_text_file(str(tmp_path / "nowhere")))
+        collect_sorted(batch_env.read_text_file(str(tmp_path / "nowhere")))
 
 
 def test_monitor_continuously_reads_new_files(streaming_env, tmp_path):

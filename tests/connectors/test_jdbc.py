@@ -60,13 +60,13 @@ def test_upserts_do_not_duplicate_rows_on_replay(env, postgres, table):
         [0, "a"], [1, "b2"], [2, "c"]]
 
 
-def test_refused_record_names_the_record(env, postgres, table):
+def test_refused_record_names_the_record(batch_env, postgres, table):
     sink = JdbcSink.sink("INSERT INTO %s (id, title) VALUES (?, ?)" % table, ROW,
                          options(postgres["url"]))
-    env.from_collection([Row(1, None)], ROW).add_sink(sink)
+    batch_env.from_collection([Row(1, None)], ROW).add_sink(sink)
     with pytest.raises(JobExecutionError,
                        match=r"(?s)violates not-null.*record: Row\(f0=1, f1=None\)"):
-        env.execute("jdbc refused")
+        batch_env.execute("jdbc refused")
 
 
 def test_server_down_is_a_clear_error(batch_env):

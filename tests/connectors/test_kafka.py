@@ -96,12 +96,12 @@ def test_legacy_producer_and_consumer(streaming_env, kafka_servers, topic):
     assert sorted(env.add_source(consumer).execute_and_collect(limit=2)) == ["x", "y"]
 
 
-def test_malformed_json_names_the_record(env, kafka_servers, topic):
+def test_malformed_json_names_the_record(batch_env, kafka_servers, topic):
     produce(kafka_servers, topic, ['{"id": 1, "name": "a"}', "not json"], partition=0)
     schema = JsonRowDeserializationSchema.builder().type_info(ROW).build()
     with pytest.raises(JobExecutionError, match=r"Failed to deserialize JSON 'not json'.*"
                                                 + topic + r"-0@1"):
-        read(env, bounded_source(kafka_servers, topic, schema))
+        read(batch_env, bounded_source(kafka_servers, topic, schema))
 
 
 def test_ignore_parse_errors_skips_malformed_json(env, kafka_servers, topic):

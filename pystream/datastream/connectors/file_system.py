@@ -8,9 +8,9 @@ formats, exactly-once part files), with PyFlink's builders.
 ...                                  .with_part_suffix('.txt').build())
 ...         .build())
 
-Paths are local directories or files (``/path`` or ``file:///path``); the files of a
-directory are read in name order, hidden files (``.``/``_`` prefix) skipped. See
-docs/connectors.md for how part files are named and committed.
+Paths are local directories (read recursively) or files (``/path`` or ``file:///path``);
+hidden files (``.``/``_`` prefix) are skipped. See docs/connectors.md for how part files
+are named and committed.
 """
 from __future__ import annotations
 
