@@ -44,8 +44,9 @@ def produce(bootstrap: str, topic: str, values, partition=None) -> None:
         producer.close()
 
 
-def consume(bootstrap: str, topic: str) -> list:
-    """Every value in ``topic`` (as text), in partition then offset order."""
+def consume(bootstrap: str, topic: str, keys: bool = False) -> list:
+    """Every value (or ``(key, value)`` with ``keys``) in ``topic`` as text, in partition then
+    offset order."""
     from kafka import KafkaConsumer, TopicPartition
 
     consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False)
@@ -58,7 +59,10 @@ def consume(bootstrap: str, topic: str) -> list:
             polled = consumer.poll(300)
             idle = 0 if polled else idle + 1
             found.extend(r for records in polled.values() for r in records)
-        return [r.value.decode() for r in sorted(found, key=lambda r: (r.partition, r.offset))]
+        ordered = sorted(found, key=lambda r: (r.partition, r.offset))
+        if keys:
+            return sorted((r.key.decode(), r.value.decode()) for r in ordered)
+        return [r.value.decode() for r in ordered]
     finally:
         consumer.close()
 

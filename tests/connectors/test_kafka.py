@@ -4,7 +4,11 @@ from __future__ import annotations
 import pytest
 
 from pystream.common import Row, Types, WatermarkStrategy
-from pystream.common.serialization import JsonRowDeserializationSchema, SimpleStringSchema
+from pystream.common.serialization import (
+    JsonRowDeserializationSchema,
+    RowFieldExtractorSchema,
+    SimpleStringSchema,
+)
 from pystream.datastream import StreamExecutionEnvironment
 from pystream.datastream.connectors import DeliveryGuarantee
 from pystream.datastream.connectors.kafka import (
@@ -55,6 +59,23 @@ def test_sink_writes_json_rows(env, kafka_servers, topic):
     env.execute("kafka sink")
     assert sorted(consume(kafka_servers, topic)) == ['{"id":1,"name":"a"}',
                                                      '{"id":2,"name":"b,c"}']
+
+
+def test_sink_topic_selector_and_keys(batch_env, kafka_servers, topic):
+    other = topic + "-odd"
+    sink = (KafkaSink.builder().set_bootstrap_servers(kafka_servers)
+            .set_record_serializer(KafkaRecordSerializationSchema.builder()
+                                   .set_topic_selector(lambda r: other if r[0] % 2 else topic)
+                                   .set_key_serialization_schema(RowFieldExtractorSchema(1))
+                                   .set_value_serialization_schema(
+                                       JsonRowSerializationSchema.builder()
+                                       .with_type_info(ROW).build())
+                                   .build()).build())
+    batch_env.from_collection([Row(1, "a"), Row(2, "b"), Row(3, "c")], ROW).sink_to(sink)
+    batch_env.execute("kafka topic selector")
+    assert (consume(kafka_servers, topic, keys=True), consume(kafka_servers, other, keys=True)
+            ) == ([("b", '{"id":2,"name":"b"}')],
+                  [("a", '{"id":1,"name":"a"}'), ("c", '{"id":3,"name":"c"}')])
 
 
 def test_restart_resumes_from_the_checkpointed_offsets(kafka_servers, topic, tmp_path):
