@@ -124,9 +124,7 @@ class KafkaOffsetResolver:
         result = []
         for topic in topics:
             found = self.consumer.partitions_for_topic(topic)
-            if found is None:
-                self.consumer._client.cluster.request_update()
-                self.consumer.poll(0, update_offsets=False)
+            if found is None and topic in self.consumer.topics():  # refreshes the metadata
                 found = self.consumer.partitions_for_topic(topic)
             if found is None:
                 raise KafkaConnectionError("KafkaSource %s: topic '%s' does not exist on %s"
