@@ -168,6 +168,14 @@ class StreamExecutionEnvironment:
         return self.from_source(source_func, WatermarkStrategy.no_watermarks(), source_name,
                                 type_info)
 
+    def read_text_file(self, file_path: str, charset_name: str = "UTF-8") -> DataStream:
+        """The lines of a text file (or of the files of a directory), bounded."""
+        from pystream.datastream.connectors.file_system import FileSource, StreamFormat
+
+        source = FileSource.for_record_stream_format(StreamFormat.text_line_format(charset_name),
+                                                     file_path).build()
+        return self._source(source, "FileSource", Types.STRING())
+
     def socket_text_stream(self, hostname: str, port: int, delimiter: str = "\n",
                            max_retry: int = 0) -> DataStream:
         """Lines of text from a TCP socket (unbounded)."""

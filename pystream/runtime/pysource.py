@@ -38,6 +38,9 @@ class ReadSpec:
         """The records of one split."""
         raise NotImplementedError
 
+    # A spec whose input grows (an unbounded source) also defines ``stream_reader()``: the
+    # DataSourceStreamReader to use instead of the all-splits-at-once one.
+
 
 def encode_spec(spec: ReadSpec) -> str:
     from pyspark import cloudpickle
@@ -69,7 +72,8 @@ class PystreamDataSource(DataSource):
         return _BatchReader(self.spec)
 
     def streamReader(self, schema) -> DataSourceStreamReader:
-        return _StreamReader(self.spec)
+        own = getattr(self.spec, "stream_reader", None)  # a spec with real offsets (Kafka)
+        return own() if own is not None else _StreamReader(self.spec)
 
 
 class _BatchReader(DataSourceReader):
