@@ -29,7 +29,7 @@ def source_flow(compiler, node: graph.Source) -> Flow:
 def read_python_source(compiler, spec: pysource.ReadSpec):
     """A DataFrame reading ``spec`` through the ``pystream`` Python data source."""
     pysource.register(compiler.spark)
-    option = pysource.encode_spec(spec)
+    option = pysource.encode_spec(compiler.ship(spec))
     if compiler.settings.batch:
         return compiler.spark.read.format(pysource.FORMAT).option("spec", option).load()
     return compiler.spark.readStream.format(pysource.FORMAT).option("spec", option).load()
