@@ -124,6 +124,12 @@ def run(argv: Sequence[str]) -> int:
     p = parser()
     options_argv, program_args = split_program_args(argv)
     options = p.parse_args(options_argv)
+    if options.remote and options.python_executable:
+        p.error("-pyexec is not available with --remote: a Spark Connect server runs user "
+                "functions with its own Python (start it with PYSPARK_PYTHON=%s)"
+                % options.python_executable)
+    if options.python and not os.path.isfile(options.python):
+        p.error("no such program file: %s" % options.python)
     from pystream import dependencies, session
 
     s = session.configure(settings_from(options, p))
@@ -131,8 +137,6 @@ def run(argv: Sequence[str]) -> int:
         dependencies.client_bundle(s.py_files).install()  # importable here too, as in Flink
         if options.python:
             script = os.path.abspath(options.python)
-            if not os.path.isfile(script):
-                p.error("no such program file: %s" % options.python)
             sys.argv = [script] + program_args
             sys.path.insert(0, os.path.dirname(script))
             runpy.run_path(script, run_name="__main__")

@@ -30,6 +30,8 @@ SPARK_DEFAULTS = {
     "spark.ui.showConsoleProgress": "false",
     "spark.sql.streaming.forceDeleteTempCheckpointLocation": "true",
     "spark.sql.adaptive.enabled": "false",
+    # a fresh Python worker may take more than Spark's 15 s to connect on a busy machine
+    "spark.python.authenticate.socketTimeout": "60s",
 }
 # runtime SQL confs that can be set on an existing (e.g. Spark Connect) session
 RUNTIME_CONFS = ("spark.sql.session.timeZone", "spark.sql.execution.arrow.maxRecordsPerBatch",

@@ -4,11 +4,12 @@
 runs a Spark Connect server. Both are context managers that stop every process they started
 (the whole process session, executors and Python workers included), also when the test
 fails. The module-scoped fixtures ``standalone_master`` (a ``spark://`` URL) and
-``connect_url`` (an ``sc://`` URL) start each server once per test module::
+``connect_url`` (an ``sc://`` URL) start each server once per test module; make them
+available to a test directory in its conftest.py::
 
-    from tests.servers import connect_url  # noqa: F401 - a pytest fixture
+    from tests.servers import connect_url, standalone_master  # noqa: F401 - fixtures
 
-    def test_something(connect_url):
+    def test_something(connect_url):   # in a test module of that directory
         ...
 
 The servers' Python workers import this checkout's pystream (PYTHONPATH) with this Python.
@@ -168,6 +169,7 @@ def connect_server(base_dir: str, master: str = "local[2]",
         "spark.connect.grpc.binding.port": str(port),
         "spark.ui.enabled": "false",
         "spark.sql.shuffle.partitions": "2",
+        "spark.python.authenticate.socketTimeout": "60s",
         "spark.sql.streaming.stateStore.providerClass":
             "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider",
     }
@@ -178,11 +180,62 @@ def connect_server(base_dir: str, master: str = "local[2]",
         args += ["--conf", "%s=%s" % (key, value)]
     server = ServerProcess("Spark Connect server", args, server_env(base_dir),
                            os.path.join(base_dir, "connect.log"))
+    url = "sc://127.0.0.1:%d" % port
     try:
         server.wait_for(lambda: _port_open(port), "open port %d" % port)
-        yield "sc://127.0.0.1:%d" % port
+        _warm_up(url)
+        yield url
     finally:
         server.stop()
+
+
+# A streaming query reading a Python data source. On a cold server under load, the Python
+# process that plans such a source (started per query, from pyspark.zip) may miss Spark's
+# fixed 10 s to connect back ("Python worker failed to connect back"); one warm-up query
+# makes the tests' first query start like the later ones.
+_WARM_UP = """
+import sys
+from pyspark.sql import SparkSession
+from pyspark.sql.datasource import DataSource, DataSourceStreamReader, InputPartition
+from pyspark.sql.streaming.datasource import SupportsTriggerAvailableNow
+
+class Source(DataSource):
+    @classmethod
+    def name(cls):
+        return "warm_up"
+    def schema(self):
+        return "value int"
+    def streamReader(self, schema):
+        return Reader()
+
+class Reader(DataSourceStreamReader, SupportsTriggerAvailableNow):
+    def initialOffset(self):
+        return {"n": 0}
+    def prepareForTriggerAvailableNow(self):
+        pass
+    def latestOffset(self, start=None, limit=None):
+        return {"n": 1}
+    def partitions(self, start, end):
+        return [InputPartition(0)] if start["n"] < end["n"] else []
+    def read(self, partition):
+        yield (1,)
+    def commit(self, end):
+        pass
+
+spark = SparkSession.builder.remote(sys.argv[1]).getOrCreate()
+spark.dataSource.register(Source)
+query = (spark.readStream.format("warm_up").load().writeStream.format("memory")
+         .queryName("warm_up").trigger(availableNow=True).start())
+query.awaitTermination()
+"""
+
+
+def _warm_up(url: str, attempts: int = 3) -> None:
+    for _ in range(attempts):
+        done = subprocess.run([sys.executable, "-c", _WARM_UP, url], capture_output=True,
+                              timeout=START_TIMEOUT)
+        if done.returncode == 0:
+            return
 
 
 @pytest.fixture(scope="module")

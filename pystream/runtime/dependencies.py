@@ -14,6 +14,7 @@ to ``RuntimeContext.get_distributed_cache()``.
 """
 from __future__ import annotations
 
+import hashlib
 import io
 import os
 import pickle
@@ -104,10 +105,8 @@ class Bundle:
 
     @property
     def digest(self) -> str:
-        return "-".join(sorted(item.digest[:16] for item in self.items))
-
-    def __bool__(self) -> bool:
-        return bool(self.items)
+        joined = " ".join(sorted(item.digest for item in self.items))
+        return hashlib.sha256(joined.encode()).hexdigest()[:32]
 
     def install(self, root: Optional[str] = None) -> None:
         """Make the bundle available to this process (idempotent, cheap when repeated)."""
@@ -144,7 +143,10 @@ def _install(bundle: Bundle, root: str) -> None:
     _state["files"] = {item.name: path for item, path in local if item.kind == FILE}
     archives = [(item.name, path) for item, path in local if item.kind == ARCHIVE]
     if archives:
+        _state.setdefault("cwd", os.getcwd())
         os.chdir(_working_directory(root, bundle.digest, archives))
+    elif "cwd" in _state:  # an earlier job's archives
+        os.chdir(_state["cwd"])  # type: ignore[arg-type]
     _state["bundle"] = bundle.digest
 
 
@@ -200,8 +202,9 @@ def cached_file(name: str) -> str:
 
 
 def shipped(obj, bundle: Optional[Bundle]):
-    """``obj`` as sent to Spark's Python workers: unpickling installs ``bundle`` first."""
-    if not bundle:
+    """``obj`` as sent to Spark's Python workers: unpickling installs ``bundle`` first (an
+    empty bundle too: a reused worker then forgets the dependencies of an earlier job)."""
+    if bundle is None:
         return obj
     return Shipped(obj, bundle)
 

@@ -63,6 +63,7 @@ class Materials:
     data_archive: Path
     suffix: Path
     python_archive: Path
+    jars: List[Path]
 
     def run_options(self, python: str = "archive") -> List[str]:
         """The options; the workers' Python is the wrapper from the archive (``archive``),
@@ -75,7 +76,17 @@ class Materials:
                         "-pyexec", "pyenv/bin/python"]
         elif python == "absolute":
             options += ["-pyexec", str(self.root / "pyenv" / "bin" / "python")]
-        return options + ["-py", str(PROGRAM), str(self.lib_dir), str(self.suffix)]
+        return options + ["-py", str(PROGRAM), str(self.lib_dir), str(self.suffix),
+                          *map(str, self.jars)]
+
+    def expected(self, python: str) -> dict:
+        """What deps_job.py prints with these materials (PyFlink's semantics: a rolling
+        reduce in STREAMING mode, one final value per key in BATCH mode)."""
+        result = {"STREAMING": [["<HELLO A!", 2], ["<HELLO A!", 8], ["<HELLO B!", 4]],
+                  "BATCH": [["<HELLO A!", 8], ["<HELLO B!", 4]], "python": [python]}
+        if self.jars:
+            result["jars"] = [["ProbeJar:%d" % i, "ProbeClasspath:%d" % i] for i in (0, 1)]
+        return result
 
 
 def materials(root: Path) -> Materials:
@@ -90,14 +101,10 @@ def materials(root: Path) -> Materials:
     write(root / "data" / "prefix.txt", "<\n")
     data_archive = zip_directory(root / "data", root / "data.zip")
     suffix = write(root / "suffix.txt", "!\n")
+    jars = [probe_jar(root / "jar", "ProbeJar"), probe_jar(root / "classpath", "ProbeClasspath")] \
+        if javac() else []
     return Materials(root, greeting, lib_dir, requirements, wheels, data_archive, suffix,
-                     python_wrapper_archive(root))
-
-
-# What deps_job.py gives (checked by reasoning on PyFlink's semantics: rolling reduce in
-# STREAMING mode, one final value per key in BATCH mode).
-EXPECTED_STREAMING = [["<HELLO A!", 2], ["<HELLO A!", 8], ["<HELLO B!", 4]]
-EXPECTED_BATCH = [["<HELLO A!", 8], ["<HELLO B!", 4]]
+                     python_wrapper_archive(root), jars)
 
 
 def pystream_run(args: List[str], env_extra: Optional[dict] = None, cwd: Optional[Path] = None,
@@ -122,3 +129,30 @@ def result_of(done: subprocess.CompletedProcess) -> dict:
             return json.loads(line[len("RESULT "):])
     raise AssertionError("no RESULT (exit %d):\n%s\n%s" % (done.returncode, done.stdout[-3000:],
                                                            done.stderr[-3000:]))
+
+
+def javac() -> Optional[str]:
+    """A Java compiler, if this machine has one (the JDK, not only a runtime)."""
+    from pystream.session import find_java
+
+    candidate = os.path.join(find_java(), "bin", "javac")
+    return candidate if os.path.exists(candidate) else shutil.which("javac")
+
+
+def probe_jar(directory: Path, class_name: str) -> Path:
+    """A jar with class ``class_name``: ``static String hello(String s)`` -> "<class>:<s>"."""
+    compiler = javac()
+    if compiler is None:
+        import pytest
+
+        pytest.skip("needs javac (a JDK) to build a jar")
+    source = write(directory / ("%s.java" % class_name),
+                   "public class %s {\n  public static String hello(String s) {\n"
+                   "    return \"%s:\" + s;\n  }\n}\n" % (class_name, class_name))
+    subprocess.run([compiler, "--release", "17", "-d", str(directory), str(source)], check=True,
+                   capture_output=True)
+    jar = directory / ("%s.jar" % class_name)
+    with zipfile.ZipFile(jar, "w") as z:
+        z.writestr("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\n")
+        z.write(directory / ("%s.class" % class_name), "%s.class" % class_name)
+    return jar
