@@ -8,7 +8,8 @@ job to Spark's Python workers (see ``pystream.runtime.dependencies``): whether t
 started before or after the dependencies were declared does not matter.
 
 Requirements are installed on the client, once per content, with ``pip install --target``
-(offline from ``requirements_cache_dir`` if given) into a directory that travels with the job.
+(offline from ``requirements_cache_dir`` if given) into a directory that travels with the job
+(zipped, cached in ``cache_dir()``).
 """
 from __future__ import annotations
 
@@ -134,14 +135,14 @@ class Dependencies:
         items: List[Item] = []
         if self.requirements:
             requirements, _, cache_dir = self.requirements.partition("#")
-            items.append(_python_item(requirements_dir(requirements, cache_dir or None)))
-        items += [_python_item(_local(p, "add_python_file")) for p in self.python_files]
+            items.append(_python_item(requirements_zip(requirements, cache_dir or None)))
+        items += [_python_item(_shippable(p, "add_python_file")) for p in self.python_files]
         interpreter = self.interpreter_archive()
         for spec in self.archives:
             path, target = _archive_spec(spec)
             if interpreter is None or interpreter != "%s#%s" % (path, target):
-                items.append(_archive_item(_local(path, "add_python_archive"), target))
-        items += [_file_item(_local(c.path, "register_cached_file"), c.name, c.executable)
+                items.append(_archive_item(_shippable(path, "add_python_archive"), target))
+        items += [_file_item(_shippable(c.path, "register_cached_file"), c.name, c.executable)
                   for c in self.cached_files]
         bundle = Bundle(tuple(items))
         size = sum(len(item.data) for item in items)
@@ -168,7 +169,7 @@ def _strip_file_scheme(path: str) -> str:
     return path[len("file://"):] if path.startswith("file://") else path
 
 
-def _local(path: str, api: str) -> str:
+def _shippable(path: str, api: str) -> str:
     """The local file behind ``path`` (a path or a file:// URI), checked to exist."""
     local = _strip_file_scheme(path)
     if "://" in local:
@@ -261,20 +262,21 @@ def cache_dir() -> str:
     return base
 
 
-def requirements_dir(requirements: str, offline_dir: Optional[str] = None) -> str:
-    """A directory with the packages of ``requirements`` installed (by pip, once per content:
-    the file, the offline packages, the Python version and platform)."""
-    requirements = _local(requirements, "set_python_requirements")
+def requirements_zip(requirements: str, offline_dir: Optional[str] = None) -> str:
+    """A zip of the packages of ``requirements``, installed by pip once per content (of the
+    file and the offline packages) and Python version and platform."""
+    requirements = _shippable(requirements, "set_python_requirements")
     key = hashlib.sha256(_read(requirements))
     if offline_dir:
-        offline_dir = _local(offline_dir, "set_python_requirements")
+        offline_dir = _shippable(offline_dir, "set_python_requirements")
         for name in sorted(os.listdir(offline_dir)):
             key.update(name.encode() + str(os.path.getsize(os.path.join(offline_dir, name)))
                        .encode())
     key.update(("%s %s" % (sys.version, sys.platform)).encode())
-    target = os.path.join(cache_dir(), "requirements", key.hexdigest()[:32])
-    if os.path.isdir(target):
+    target = os.path.join(cache_dir(), "requirements", key.hexdigest()[:32] + ".zip")
+    if os.path.isfile(target):
         return target
+    os.makedirs(os.path.dirname(target), exist_ok=True)
     staging = "%s.%s.tmp" % (target, uuid.uuid4().hex)
     command = [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
                "--no-warn-script-location", "--target", staging, "-r", requirements]
@@ -287,8 +289,10 @@ def requirements_dir(requirements: str, offline_dir: Optional[str] = None) -> st
         raise PystreamError("set_python_requirements: pip could not install %s:\n%s"
                             % (requirements, tail))
     try:
-        os.rename(staging, target)
-    except OSError:  # installed meanwhile by another process
+        with open(staging + ".zip", "wb") as f:
+            f.write(zip_directory(staging))
+        os.replace(staging + ".zip", target)
+    finally:
         shutil.rmtree(staging, ignore_errors=True)
     return target
 
