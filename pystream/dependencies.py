@@ -140,7 +140,7 @@ class Dependencies:
         interpreter = self.interpreter_archive()
         for spec in self.archives:
             path, target = _archive_spec(spec)
-            if interpreter is None or interpreter != "%s#%s" % (path, target):
+            if "%s#%s" % (path, target) != interpreter:
                 items.append(_archive_item(_shippable(path, "add_python_archive"), target))
         items += [_file_item(_shippable(c.path, "register_cached_file"), c.name, c.executable)
                   for c in self.cached_files]
@@ -154,6 +154,7 @@ class Dependencies:
 
 
 def split_list(text: Optional[str], sep: str) -> Tuple[str, ...]:
+    """The items of a list-valued configuration entry (``a;b``, or PyFlink's ``['a', 'b']``)."""
     text = (text or "").strip()
     if text.startswith("[") and text.endswith("]"):  # PyFlink writes lists as "['a', 'b']"
         text, sep = text[1:-1].replace("'", ""), ","

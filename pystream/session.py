@@ -99,7 +99,7 @@ _settings: Optional[SessionSettings] = None
 _session = None
 _log_path: Optional[str] = None
 _added: Set[str] = set()  # jars, packages, classpaths and archives the session has
-_default_python: Dict[int, str] = {}  # the workers' Python each classic session started with
+_default_python: Optional[str] = None  # the workers' Python the classic session started with
 
 
 def configure(new_settings: Optional[SessionSettings] = None, **changes) -> SessionSettings:
@@ -169,7 +169,8 @@ def get_session():
         if s.is_remote:
             _add_jvm_dependencies(_session, s.jars, s.packages, s.classpaths)
         else:  # passed at start
-            _added.update(_jar_key(p) for p in s.jars + s.packages + s.classpaths)
+            _added.update(_jar_key(p) for p in s.jars + s.classpaths)
+            _added.update(_jar_key("ivy://" + p) for p in s.packages)
         return _session
 
 
@@ -218,7 +219,7 @@ def _check_remote(url: str) -> None:
 
 
 def _start_classic(s: SessionSettings):
-    global _log_path
+    global _log_path, _default_python
     from pyspark import SparkConf, SparkContext
     from pyspark.java_gateway import launch_gateway
     from pyspark.sql import SparkSession
@@ -261,8 +262,7 @@ def _start_classic(s: SessionSettings):
         os.close(write_end)
     threading.Thread(target=_echo_user_output, args=(read_end, log), daemon=True,
                      name="pystream-jvm-output").start()
-    context = SparkContext(conf=conf, gateway=gateway)
-    _default_python[id(context)] = context.pythonExec
+    _default_python = SparkContext(conf=conf, gateway=gateway).pythonExec
     return SparkSession.builder.getOrCreate()
 
 
@@ -303,10 +303,11 @@ def _echo_user_output(fd: int, log) -> None:
 
 def stop_session() -> None:
     """Stop the session and its JVM (a no-op without one)."""
-    global _session
+    global _session, _default_python
     with _lock:
         session, _session = _session, None
         _added.clear()
+        _default_python = None
         if session is None:
             return
         try:
@@ -409,10 +410,12 @@ def use_worker_python(executable: Optional[str], archive: Optional[str] = None) 
                 "server runs user functions with its own Python; start the server with "
                 "PYSPARK_PYTHON=%s instead" % executable)
         return
+    global _default_python
     context = spark.sparkContext
-    default = _default_python.setdefault(id(context), context.pythonExec)
+    if _default_python is None:
+        _default_python = context.pythonExec
     if not executable:
-        context.pythonExec = default
+        context.pythonExec = _default_python
         return
     if archive is not None:
         with _lock:
