@@ -38,7 +38,7 @@ def read_python_source(compiler, spec: pysource.ReadSpec):
         pysource.write_parquet(spec, directory)
         return spark.readStream.schema(spec.schema()).parquet(directory)
     pysource.register(spark)
-    option = pysource.encode_spec(spec)
+    option = pysource.encode_spec(compiler.ship(spec))
     reader = spark.read if compiler.settings.batch else spark.readStream
     return reader.format(pysource.FORMAT).option("spec", option).load()
 

@@ -14,6 +14,7 @@ from pystream.compiler.flow import Flow
 from pystream.compiler.settings import JobSettings
 from pystream.errors import PystreamError
 from pystream.runtime.context import TaskInfo
+from pystream.runtime.dependencies import shipped
 from pystream.runtime.layout import KEY, PICKLED, PID, TAG, TS, Layout
 from pystream.runtime.records import VALUE_COLUMN
 from pystream.runtime.stage import FusedStage, OpSpec
@@ -81,6 +82,11 @@ class Compiler:
                         job_parameters=dict(self.settings.job_parameters),
                         batch_mode=self.settings.batch)
 
+    def ship(self, obj):
+        """``obj`` as sent to Spark's Python workers: with the job's dependencies, installed
+        before ``obj`` is unpickled (see ``pystream.runtime.dependencies``)."""
+        return shipped(obj, self.settings.dependencies)
+
     def op(self, node: graph.Node, kind: str, fn, parallelism: Optional[int]) -> OpSpec:
         return OpSpec(kind=kind, fn=fn, label=node.meta.label(),
                       info=self.task_info(node, parallelism))
@@ -95,7 +101,7 @@ class Compiler:
         if not ops and flow.layout.type_info == layout.type_info and not layout.keyed:
             return flow.but(df=_project(flow.df, flow.layout, layout), layout=layout)
         stage = FusedStage(ops=ops, input=flow.layout, output=layout, side_tags=side_tags)
-        df = flow.df.mapInArrow(stage, layout.spark_schema())
+        df = flow.df.mapInArrow(self.ship(stage), layout.spark_schema())
         return flow.but(df=df, layout=layout, ops=(), type_info=layout.type_info
                         if layout.tagged else flow.type_info, chain_open=True)
 
@@ -184,8 +190,8 @@ class Compiler:
                      tagged=bool(tags))
         df = (keyed.df.withColumn("__seq", F.monotonically_increasing_id())
               .repartition(p, F.col(KEY)).sortWithinPartitions(KEY, "__seq").drop("__seq"))
-        df = df.mapInArrow(KeyedBatchStage(node.function, info, label, keyed.layout, out, tags),
-                           out.spark_schema())
+        stage = KeyedBatchStage(node.function, info, label, keyed.layout, out, tags)
+        df = df.mapInArrow(self.ship(stage), out.spark_schema())
         return keyed.but(df=df, layout=out, type_info=node.output_type, parallelism=p, ops=(),
                          chain_open=True)
 
@@ -211,8 +217,8 @@ class Compiler:
         processor = KeyedProcessor(node.function, info, node.meta.label(), tuple(columns),
                                    timestamped, time_mode, tags, node.output_type)
         self.shuffle_partitions = max(self.shuffle_partitions or 0, p)
-        df = df.groupBy(KEY).transformWithState(processor, processor.output_schema(), "Append",
-                                                time_mode)
+        df = df.groupBy(KEY).transformWithState(self.ship(processor), processor.output_schema(),
+                                                "Append", time_mode)
         out = Layout(processor.output_type or PICKLED, timestamped=timestamped, tagged=bool(tags))
         if timestamped:
             df = df.withColumn(TS, F.timestamp_millis(F.col(TS_MILLIS)))
