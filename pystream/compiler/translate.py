@@ -198,9 +198,15 @@ class Compiler:
     def _keyed_streaming(self, node: graph.Keyed, keyed: Flow, p: int, info: TaskInfo,
                          tags: tuple) -> Flow:
         """``groupBy(__key).transformWithState``: the input carries only the columns the
-        operator reads (PySpark converts transformWithState rows value by value)."""
+        operator reads (PySpark converts transformWithState rows value by value).
+
+        Event time: the watermark is declared once, on the timestamps of the first event-time
+        operator's input, and that column is then dropped: Spark then hands late records to
+        the operator (which decides, as Flink's do) instead of dropping them.
+        """
         from pyspark.sql import functions as F
 
+        from pystream.compiler.event_time import end_of_input_marker
         from pystream.runtime.keyed_stream import TS_MILLIS, KeyedProcessor
 
         time_mode = self.time_mode(node, keyed)
@@ -209,11 +215,14 @@ class Compiler:
         if timestamped:
             df = df.withColumn(TS_MILLIS, F.unix_millis(F.col(TS)))
             columns.append(TS_MILLIS)
-        if time_mode == "EventTime":
-            columns.append(TS)  # the column Spark's watermark is defined on
-        df = df.select(*columns)
-        if time_mode == "EventTime":
+        watermarked = keyed.watermarked
+        if time_mode == "EventTime" and not watermarked:
+            df = df.select(*columns, TS)
+            if keyed.bounded:
+                df = df.union(end_of_input_marker(self, df.columns))
             df = df.withWatermark(TS, "%d milliseconds" % (keyed.watermark_delay_ms or 0))
+            watermarked = True
+        df = df.select(*columns)
         processor = KeyedProcessor(node.function, info, node.meta.label(), tuple(columns),
                                    timestamped, time_mode, tags, node.output_type)
         self.shuffle_partitions = max(self.shuffle_partitions or 0, p)
@@ -223,7 +232,7 @@ class Compiler:
         if timestamped:
             df = df.withColumn(TS, F.timestamp_millis(F.col(TS_MILLIS)))
         return keyed.but(df=df.select(*out.columns), layout=out, type_info=node.output_type,
-                         parallelism=p, ops=(), chain_open=True)
+                         parallelism=p, ops=(), chain_open=True, watermarked=watermarked)
 
     @staticmethod
     def time_mode(node: graph.Keyed, flow: Flow) -> str:
@@ -246,6 +255,7 @@ class Compiler:
                     parallelism=sum(f.parallelism or 1 for f in flows),
                     bounded=all(f.bounded for f in flows),
                     event_time=all(f.event_time for f in flows),
+                    watermarked=all(f.watermarked for f in flows),
                     watermark_delay_ms=max(f.watermark_delay_ms or 0 for f in flows))
 
     @translate.register

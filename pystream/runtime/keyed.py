@@ -35,6 +35,16 @@ Emitted = Tuple[Optional[str], Any, Optional[int]]
 _IMMUTABLE = frozenset((int, float, str, bool, bytes, type(None)))
 
 
+class Timestamped:
+    """A value a keyed function emits with its own timestamp (a window's max timestamp)."""
+
+    __slots__ = ("value", "timestamp")
+
+    def __init__(self, value, timestamp: Optional[int]):
+        self.value = value
+        self.timestamp = timestamp
+
+
 class Frozen(bytes):
     """A mutable emitted value, pickled at emission."""
 
@@ -263,8 +273,11 @@ class KeyedHost:
         if result is None:
             return
         for item in result:
-            if type(item) is tuple and len(item) == 2 and isinstance(item[0], OutputTag):
+            kind = type(item)
+            if kind is tuple and len(item) == 2 and isinstance(item[0], OutputTag):
                 self.emit(item[0].tag_id, item[1], timestamp)
+            elif kind is Timestamped:
+                self.emit(None, item.value, item.timestamp)
             else:
                 self.emit(None, item, timestamp)
 

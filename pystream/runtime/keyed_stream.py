@@ -35,6 +35,13 @@ from pystream.runtime.state import _MISSING, value_checker
 
 TS_MILLIS = "__tsms"  # record timestamps as epoch milliseconds
 INPUT = "__input"  # which input of a two-input operator a record comes from
+# The end of a bounded input, for event time: Flink's final watermark fires every pending
+# event-time timer. A bounded streaming job unions one marker record (this key, the latest
+# timestamp Spark holds) into the input of its first event-time operator; the watermark then
+# passes every timer (a watermark this late is Flink's final one) and the operator skips the key.
+END_OF_INPUT_KEY = b""
+END_OF_INPUT_MS = 253402300799999  # 9999-12-31T23:59:59.999Z
+_END_OF_INPUT_WATERMARK = END_OF_INPUT_MS - 10 ** 12
 _STATE_KEY_SCHEMA = "name string"
 _STATE_VALUE_SCHEMA = "blob binary"
 
@@ -121,10 +128,13 @@ class KeyedProcessor(StatefulProcessor):
         host = self._started_host()
         host.set_key(pickle.loads(key[0]), self._backend)
         watermark = timerValues.getCurrentWatermarkInMs()
-        host.watermark = watermark if watermark >= 0 else MIN_WATERMARK
+        host.watermark = MIN_WATERMARK if watermark < 0 else \
+            MAX_WATERMARK if watermark >= _END_OF_INPUT_WATERMARK else watermark
         return host
 
     def handleInputRows(self, key, rows, timerValues) -> Iterator[SparkRow]:
+        if key[0] == END_OF_INPUT_KEY:  # the end of a bounded input: it moved the watermark
+            return iter(())
         host = self._begin(key, timerValues)
         loads, value_at, ts_at, input_at = pickle.loads, self._value_at, self._ts_at, \
             self._input_at

@@ -41,6 +41,10 @@ class ReadSpec:
     # A spec whose input grows (an unbounded source) also defines ``stream_reader()``: the
     # DataSourceStreamReader to use instead of the all-splits-at-once one.
 
+    #: the records are fixed when the job is compiled (a collection, a number range): a
+    #: streaming read may then serve them from files written at compile time
+    static = False
+
 
 def encode_spec(spec: ReadSpec) -> str:
     from pyspark import cloudpickle
@@ -146,6 +150,8 @@ def register(session) -> None:
 class ArrowRead(ReadSpec):
     """Pre-encoded Arrow data (``from_collection``): one split per IPC buffer."""
 
+    static = True
+
     def __init__(self, spark_schema, buffers: List[bytes]):
         self._schema = spark_schema
         self.buffers = buffers
@@ -163,6 +169,8 @@ class ArrowRead(ReadSpec):
 
 class RangeRead(ReadSpec):
     """The longs start..end (inclusive) in ``parallelism`` contiguous splits."""
+
+    static = True
 
     CHUNK = 10_000
 

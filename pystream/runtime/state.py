@@ -157,12 +157,21 @@ class DictBackend:
 # State handles
 
 
-class _Handle:
-    """Base of the handles: reads and writes the current key's scope, with TTL."""
+def namespaced(name: str, namespace) -> str:
+    """The state name of ``name`` in ``namespace`` (a window; None: no namespace)."""
+    return name if namespace is None else "%s@%r" % (name, namespace)
 
-    def __init__(self, host, descriptor: api.StateDescriptor, namespace: str = ""):
+
+class _Handle:
+    """Base of the handles: reads and writes the current key's scope, with TTL.
+
+    A handle may be scoped to a namespace too (windows keep their contents in state scoped to
+    the key and the window): ``set_current_namespace(window)``.
+    """
+
+    def __init__(self, host, descriptor: api.StateDescriptor):
         self._host = host
-        self._name = descriptor.name + namespace
+        self._name = descriptor.name
         self._descriptor = descriptor
         ttl = descriptor.ttl_config
         self._ttl_ms = ttl.ttl_millis() if ttl is not None and ttl.is_enabled() else None
@@ -197,6 +206,26 @@ class _Handle:
 
     def clear(self) -> None:
         self._host.scope.delete(self._name)
+
+    def set_current_namespace(self, namespace) -> None:
+        self._name = namespaced(self._descriptor.name, namespace)
+
+    def merge_namespaces(self, target, sources) -> None:
+        """Merge the state of the ``sources`` namespaces into ``target`` (and clear them)."""
+        merged = _MISSING
+        for namespace in [target, *sources]:
+            self.set_current_namespace(namespace)
+            value = self._read()
+            if value is not _MISSING:
+                merged = value if merged is _MISSING else self._merge(merged, value)
+            self.clear()
+        self.set_current_namespace(target)
+        if merged is not _MISSING:
+            self._write(merged)
+
+    def _merge(self, a, b):
+        raise TypeError("state '%s' (%s) cannot be merged" % (self._descriptor.name,
+                                                              type(self._descriptor).__name__))
 
 
 class ValueStateImpl(_Handle, api.ValueState):
@@ -244,6 +273,9 @@ class ListStateImpl(_Handle, api.ListState):
         else:
             self.clear()
 
+    def _merge(self, a, b):
+        return a + b
+
 
 class MapStateImpl(_Handle, api.MapState):
     def _dict(self) -> dict:
@@ -290,8 +322,8 @@ class MapStateImpl(_Handle, api.MapState):
 
 
 class ReducingStateImpl(_Handle, api.ReducingState):
-    def __init__(self, host, descriptor, namespace: str = ""):
-        super().__init__(host, descriptor, namespace)
+    def __init__(self, host, descriptor):
+        super().__init__(host, descriptor)
         fn = descriptor.get_reduce_function()
         self._reduce = fn.reduce if hasattr(fn, "reduce") else fn
 
@@ -305,10 +337,13 @@ class ReducingStateImpl(_Handle, api.ReducingState):
         self._check(result, self._descriptor.type_info)
         self._write(result)
 
+    def _merge(self, a, b):
+        return self._reduce(a, b)
+
 
 class AggregatingStateImpl(_Handle, api.AggregatingState):
-    def __init__(self, host, descriptor, namespace: str = ""):
-        super().__init__(host, descriptor, namespace)
+    def __init__(self, host, descriptor):
+        super().__init__(host, descriptor)
         self._agg = descriptor.get_agg_function()
 
     def get(self):
@@ -322,6 +357,9 @@ class AggregatingStateImpl(_Handle, api.AggregatingState):
         acc = self._agg.add(value, acc)
         self._check(acc, self._descriptor.type_info)
         self._write(acc)
+
+    def _merge(self, a, b):
+        return self._agg.merge(a, b)
 
 
 class StateAccess:
