@@ -16,10 +16,11 @@ import sys
 import tempfile
 import threading
 from dataclasses import dataclass, field, replace
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Set
 
 __all__ = ["SessionSettings", "configure", "settings", "get_session", "active_session",
-           "stop_session", "find_java", "JavaNotFoundError", "default_parallelism"]
+           "stop_session", "find_java", "JavaNotFoundError", "default_parallelism", "is_remote",
+           "add_jars", "add_classpaths", "use_worker_python"]
 
 SPARK_DEFAULTS = {
     "spark.sql.streaming.stateStore.providerClass":
@@ -32,6 +33,8 @@ SPARK_DEFAULTS = {
     # one partition per file split: a stream read from N files has N parallel instances
     "spark.sql.files.openCostInBytes": str(1 << 40),
     "spark.sql.timeType.enabled": "true",  # Types.SQL_TIME / LOCAL_TIME are Spark TIME columns
+    # a fresh Python worker may take more than Spark's 15 s to connect on a busy machine
+    "spark.python.authenticate.socketTimeout": "60s",
 }
 # runtime SQL confs that can be set on an existing (e.g. Spark Connect) session
 RUNTIME_CONFS = ("spark.sql.session.timeZone", "spark.sql.execution.arrow.maxRecordsPerBatch",
@@ -47,7 +50,13 @@ class JavaNotFoundError(RuntimeError):
 
 @dataclass(frozen=True)
 class SessionSettings:
-    """How to start the session (from CLI options, PYSTREAM_* variables or a config file)."""
+    """How to start the session (from CLI options, PYSTREAM_* variables or a config file).
+
+    ``py_files``, ``requirements``, ``archives`` and ``python_executable`` are the Python
+    dependencies of every job of the process (``pystream run -pyfs/-pyreq/-pyarch/-pyexec``),
+    in PyFlink's formats (``requirements.txt#cache_dir``, ``venv.zip#alias``); ``jars``,
+    ``packages`` (Maven coordinates) and ``classpaths`` go to the session's JVM.
+    """
 
     master: Optional[str] = None
     remote: Optional[str] = None
@@ -56,6 +65,10 @@ class SessionSettings:
     py_files: List[str] = field(default_factory=list)
     jars: List[str] = field(default_factory=list)
     packages: List[str] = field(default_factory=list)
+    requirements: Optional[str] = None
+    archives: List[str] = field(default_factory=list)
+    python_executable: Optional[str] = None
+    classpaths: List[str] = field(default_factory=list)
 
     @staticmethod
     def from_env(environ=os.environ) -> "SessionSettings":
@@ -70,7 +83,11 @@ class SessionSettings:
             remote=environ.get("PYSTREAM_REMOTE") or environ.get("SPARK_REMOTE") or None,
             app_name=environ.get("PYSTREAM_NAME", "pystream"), conf=conf,
             py_files=split("PYSTREAM_PY_FILES"), jars=split("PYSTREAM_JARS"),
-            packages=split("PYSTREAM_PACKAGES"))
+            packages=split("PYSTREAM_PACKAGES"),
+            requirements=environ.get("PYSTREAM_REQUIREMENTS") or None,
+            archives=split("PYSTREAM_ARCHIVES"),
+            python_executable=environ.get("PYSTREAM_PYTHON_EXECUTABLE") or None,
+            classpaths=split("PYSTREAM_CLASSPATHS"))
 
     @property
     def effective_master(self) -> str:
@@ -85,6 +102,8 @@ _lock = threading.RLock()
 _settings: Optional[SessionSettings] = None
 _session = None
 _log_path: Optional[str] = None
+_added: Set[str] = set()  # jars, packages, classpaths and archives the session has
+_default_python: Optional[str] = None  # the workers' Python the classic session started with
 
 
 def configure(new_settings: Optional[SessionSettings] = None, **changes) -> SessionSettings:
@@ -148,8 +167,14 @@ def get_session():
         if _session is not None and not _is_stopped(_session):
             return _session
         s = settings()
+        _added.clear()
         _session = _start_remote(s) if s.is_remote else _start_classic(s)
         _apply_runtime_conf(_session, s)
+        if s.is_remote:
+            _add_jvm_dependencies(_session, s.jars, s.packages, s.classpaths)
+        else:  # passed at start
+            _added.update(_jar_key(p) for p in s.jars + s.classpaths)
+            _added.update(_jar_key("ivy://" + p) for p in s.packages)
         return _session
 
 
@@ -198,7 +223,7 @@ def _check_remote(url: str) -> None:
 
 
 def _start_classic(s: SessionSettings):
-    global _log_path
+    global _log_path, _default_python
     from pyspark import SparkConf, SparkContext
     from pyspark.java_gateway import launch_gateway
     from pyspark.sql import SparkSession
@@ -213,11 +238,16 @@ def _start_classic(s: SessionSettings):
         conf.set(key, value)
     conf.set("spark.sql.shuffle.partitions", str(default_parallelism(s)))
     conf.set("spark.executorEnv.PYSPARK_PYTHON", os.environ["PYSPARK_PYTHON"])
+    if _is_loopback_cluster(s.effective_master):  # executors must reach the driver
+        conf.set("spark.driver.host", "127.0.0.1")
+        conf.set("spark.driver.bindAddress", "127.0.0.1")
+    if s.classpaths:
+        paths = os.pathsep.join(_local_path(p) for p in s.classpaths)
+        conf.set("spark.driver.extraClassPath", paths)
+        conf.set("spark.executor.extraClassPath", paths)
     for key, value in s.conf.items():
         conf.set(key, value)
     submit = []
-    if s.py_files:
-        submit += ["--py-files", ",".join(s.py_files)]
     if s.jars:
         submit += ["--jars", ",".join(s.jars)]
     if s.packages:
@@ -236,8 +266,12 @@ def _start_classic(s: SessionSettings):
         os.close(write_end)
     threading.Thread(target=_echo_user_output, args=(read_end, log), daemon=True,
                      name="pystream-jvm-output").start()
-    SparkContext(conf=conf, gateway=gateway)
+    _default_python = SparkContext(conf=conf, gateway=gateway).pythonExec
     return SparkSession.builder.getOrCreate()
+
+
+def _is_loopback_cluster(master: str) -> bool:
+    return bool(re.match(r"spark://(127\.0\.0\.1|localhost)[:/]", master))
 
 
 def _check_master(url: str) -> None:
@@ -273,9 +307,11 @@ def _echo_user_output(fd: int, log) -> None:
 
 def stop_session() -> None:
     """Stop the session and its JVM (a no-op without one)."""
-    global _session
+    global _session, _default_python
     with _lock:
         session, _session = _session, None
+        _added.clear()
+        _default_python = None
         if session is None:
             return
         try:
@@ -305,3 +341,94 @@ def _shutdown_gateway() -> None:
             proc.wait(timeout=10)
         except (OSError, subprocess.TimeoutExpired, ValueError):
             proc.kill()
+
+
+# ---------------------------------------------------------------------------------------------
+# what jobs add to a session: jars, classpaths, the workers' Python
+
+
+def is_remote(spark) -> bool:
+    """Whether ``spark`` is a Spark Connect session."""
+    return type(spark).__module__.startswith("pyspark.sql.connect")
+
+
+def add_jars(*paths: str) -> None:
+    """Make jars available to the session's JVM (driver and executors): passed at start if
+    the session has not started, else added right away (``ADD JAR`` on a classic session,
+    uploaded as an artifact to a Spark Connect server)."""
+    with _lock:
+        if _session is None:
+            s = settings()
+            configure(jars=s.jars + [p for p in paths if p not in s.jars])
+        else:
+            _add_jvm_dependencies(_session, jars=paths)
+
+
+def add_classpaths(*urls: str) -> None:
+    """Add paths that every node can read to the JVM classpath (``extraClassPath`` at start,
+    else ``ADD JAR``; over Spark Connect the paths are the server's)."""
+    with _lock:
+        if _session is None:
+            s = settings()
+            configure(classpaths=s.classpaths + [u for u in urls if u not in s.classpaths])
+        else:
+            _add_jvm_dependencies(_session, classpaths=urls)
+
+
+def _add_jvm_dependencies(spark, jars=(), packages=(), classpaths=()) -> None:
+    remote = is_remote(spark)
+    wanted = [(p, True) for p in jars] + [("ivy://" + p, False) for p in packages] \
+        + [(p, False) for p in classpaths]
+    for path, upload in wanted:
+        if _jar_key(path) in _added:
+            continue
+        local = _local_path(path)
+        if remote and upload and os.path.isfile(local):
+            spark.addArtifacts(local)
+        else:
+            spark.sql("ADD JAR '%s'" % local.replace("\\", "\\\\").replace("'", "\\'"))
+        _added.add(_jar_key(path))
+
+
+def _local_path(path: str) -> str:
+    return path[len("file://"):] if path.startswith("file://") else path
+
+
+def _jar_key(path: str) -> str:
+    return os.path.abspath(_local_path(path)) if "://" not in _local_path(path) else path
+
+
+def use_worker_python(executable: Optional[str], archive: Optional[str] = None) -> None:
+    """Run user functions of the jobs compiled from now on with ``executable`` (None: the
+    Python the session started with). ``archive`` (``path#alias``) holds the interpreter: it
+    is shipped with Spark's archives and ``executable`` is a path inside it
+    (``alias/bin/python``). Classic sessions only: a Spark Connect server runs its own Python.
+    """
+    from pystream.errors import UnsupportedFeatureError
+
+    spark = get_session()
+    if is_remote(spark):
+        if executable:
+            raise UnsupportedFeatureError(
+                "set_python_executable (-pyexec) is not available over Spark Connect: the "
+                "server runs user functions with its own Python; start the server with "
+                "PYSPARK_PYTHON=%s instead" % executable)
+        return
+    global _default_python
+    context = spark.sparkContext
+    if _default_python is None:
+        _default_python = context.pythonExec
+    if not executable:
+        context.pythonExec = _default_python
+        return
+    if archive is not None:
+        with _lock:
+            if archive not in _added:
+                context.addArchive(archive)
+                _added.add(archive)
+        if settings().effective_master.startswith("local"):
+            # local mode unpacks archives under SparkFiles' root, not the workers' directory
+            from pyspark import SparkFiles
+
+            executable = os.path.join(SparkFiles.getRootDirectory(), executable)
+    context.pythonExec = executable

@@ -28,5 +28,31 @@ def assign_timestamps(compiler, node: graph.AssignTimestamps) -> Flow:
     elif not flow.layout.timestamped:
         flow = compiler.materialize(flow, Layout(flow.type_info, timestamped=True))
     if not strategy.has_watermarks:
-        return flow.but(event_time=False, watermark_delay_ms=None)
-    return flow.but(event_time=True, watermark_delay_ms=watermark_delay_ms(strategy))
+        return flow.but(event_time=False, watermark_delay_ms=None, watermarked=False)
+    return flow.but(event_time=True, watermark_delay_ms=watermark_delay_ms(strategy),
+                    watermarked=False)
+
+
+def end_of_input_marker(compiler, columns):
+    """A streaming DataFrame of one end-of-input marker with ``columns`` (a keyed operator's
+    input; see ``pystream.runtime.keyed_stream.END_OF_INPUT_KEY``)."""
+    import pyarrow as pa
+    from pyspark.sql import functions as F
+
+    from pystream.common.typeinfo import Types
+    from pystream.compiler.sources import read_python_source
+    from pystream.runtime import pysource
+    from pystream.runtime.keyed_stream import END_OF_INPUT_KEY, END_OF_INPUT_MS, TS_MILLIS
+    from pystream.runtime.layout import KEY, TS
+    from pystream.runtime.records import VALUE_COLUMN
+
+    sink = pa.BufferOutputStream()
+    batch = pa.record_batch([pa.array([0], pa.int64())], names=["value"])
+    with pa.ipc.new_stream(sink, batch.schema) as writer:
+        writer.write_batch(batch)
+    spec = pysource.ArrowRead(Layout(Types.LONG()).spark_schema(), [sink.getvalue().to_pybytes()])
+    end = F.lit(END_OF_INPUT_MS)
+    fields = {KEY: F.lit(END_OF_INPUT_KEY), VALUE_COLUMN: F.lit(None).cast("binary"),
+              TS_MILLIS: end, TS: F.timestamp_millis(end)}
+    return read_python_source(compiler, spec).select(
+        *[fields[name].alias(name) for name in columns])

@@ -22,6 +22,7 @@ class Flow:
     chain_open: bool = True  # False after disable_chaining: the next operator starts a stage
     event_time: bool = False  # records carry timestamps and a watermark is defined
     watermark_delay_ms: Optional[int] = None
+    watermarked: bool = False  # Spark's watermark is declared upstream (once per input)
 
     def then(self, op, type_info: TypeInformation) -> "Flow":
         return replace(self, ops=self.ops + (op,), type_info=type_info)

@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, Optional
 
+from pystream.runtime.dependencies import Bundle
+
 
 @dataclass(frozen=True)
 class JobSettings:
@@ -19,3 +21,4 @@ class JobSettings:
     checkpoint_interval_ms: Optional[int] = None
     auto_watermark_interval_ms: int = 200
     chaining: bool = True
+    dependencies: Optional[Bundle] = None  # Python files etc. shipped to the workers

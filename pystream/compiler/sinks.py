@@ -18,6 +18,7 @@ import pyarrow as pa
 from pystream import graph
 from pystream.compiler.flow import Flow
 from pystream.datastream.connectors.client import CollectSink, PrintSink
+from pystream.datastream.connectors.discarding import DiscardingSink
 from pystream.errors import UnsupportedFeatureError
 from pystream.runtime import records
 from pystream.runtime.formatting import java_string
@@ -171,3 +172,18 @@ def _collect(sink: CollectSink, compiler, node: graph.Sink) -> SinkPlan:
     batch_df = df.limit(sink.limit) if sink.limit is not None else df
     return SinkPlan(node.meta.label(), lambda: _deliver_batch(spark, batch_df, deliver),
                     lambda trigger, ckpt: _start_client_stream(spark, df, deliver, trigger, ckpt))
+
+
+@sink_plan.register
+def _discard(sink: DiscardingSink, compiler, node: graph.Sink) -> SinkPlan:
+    flow = compiler.flow(node.input)
+    df = compiler.materialize(flow, Layout(flow.type_info)).df
+
+    def run_batch() -> None:
+        df.write.format("noop").mode("overwrite").save()
+
+    def start_stream(trigger: dict, checkpoint: str) -> RunningQuery:
+        return RunningQuery(df.writeStream.format("noop").trigger(**trigger)
+                            .option("checkpointLocation", checkpoint).start())
+
+    return SinkPlan(node.meta.label(), run_batch, start_stream)

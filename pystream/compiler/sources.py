@@ -29,16 +29,19 @@ def source_flow(compiler, node: graph.Source) -> Flow:
 
 def read_python_source(compiler, spec: pysource.ReadSpec):
     """A DataFrame reading ``spec``: through the ``pystream`` Python data source, or, for a
-    streaming read on a local session, from Parquet files written now (a JVM file source
-    starts in a fraction of the time of a Python streaming source; same records)."""
+    streaming read of fixed records on a local session without kept checkpoints, from Parquet
+    files written now (a JVM file source starts in a fraction of the time of a Python
+    streaming source; same records)."""
     spark = compiler.spark
-    if not compiler.settings.batch and _is_local_classic(spark):
+    settings = compiler.settings
+    if spec.static and not settings.batch and not settings.checkpoint_dir \
+            and _is_local_classic(spark):
         directory = tempfile.mkdtemp(prefix="pystream-source-")
         compiler.temp_dirs.append(directory)
         pysource.write_parquet(spec, directory)
         return spark.readStream.schema(spec.schema()).parquet(directory)
     pysource.register(spark)
-    option = pysource.encode_spec(spec)
+    option = pysource.encode_spec(compiler.ship(spec))
     reader = spark.read if compiler.settings.batch else spark.readStream
     return reader.format(pysource.FORMAT).option("spec", option).load()
 

@@ -14,7 +14,9 @@ from pystream.compiler.flow import Flow
 from pystream.compiler.settings import JobSettings
 from pystream.errors import PystreamError
 from pystream.runtime.context import TaskInfo
+from pystream.runtime.dependencies import shipped
 from pystream.runtime.layout import KEY, PICKLED, PID, TAG, TS, Layout
+from pystream.runtime.records import VALUE_COLUMN
 from pystream.runtime.stage import FusedStage, OpSpec
 
 
@@ -80,6 +82,11 @@ class Compiler:
                         job_parameters=dict(self.settings.job_parameters),
                         batch_mode=self.settings.batch)
 
+    def ship(self, obj):
+        """``obj`` as sent to Spark's Python workers: with the job's dependencies, installed
+        before ``obj`` is unpickled (see ``pystream.runtime.dependencies``)."""
+        return shipped(obj, self.settings.dependencies)
+
     def op(self, node: graph.Node, kind: str, fn, parallelism: Optional[int]) -> OpSpec:
         return OpSpec(kind=kind, fn=fn, label=node.meta.label(),
                       info=self.task_info(node, parallelism))
@@ -94,7 +101,7 @@ class Compiler:
         if not ops and flow.layout.type_info == layout.type_info and not layout.keyed:
             return flow.but(df=_project(flow.df, flow.layout, layout), layout=layout)
         stage = FusedStage(ops=ops, input=flow.layout, output=layout, side_tags=side_tags)
-        df = flow.df.mapInArrow(stage, layout.spark_schema())
+        df = flow.df.mapInArrow(self.ship(stage), layout.spark_schema())
         return flow.but(df=df, layout=layout, ops=(), type_info=layout.type_info
                         if layout.tagged else flow.type_info, chain_open=True)
 
@@ -174,7 +181,7 @@ class Compiler:
         from pystream.runtime.keyed_batch import KeyedBatchStage
 
         p = node.meta.parallelism or self.settings.parallelism
-        keyed = self.keyed_input(node.input, p, pickled=True)
+        keyed = self.keyed_input(node.input, p, pickled=not self.settings.batch)
         tags = tuple(sorted(self.side_tags.get(id(node), ())))
         info, label = self.task_info(node, p), node.meta.label()
         if not self.settings.batch:
@@ -183,32 +190,49 @@ class Compiler:
                      tagged=bool(tags))
         df = (keyed.df.withColumn("__seq", F.monotonically_increasing_id())
               .repartition(p, F.col(KEY)).sortWithinPartitions(KEY, "__seq").drop("__seq"))
-        df = df.mapInArrow(KeyedBatchStage(node.function, info, label, keyed.layout, out, tags),
-                           out.spark_schema())
+        stage = KeyedBatchStage(node.function, info, label, keyed.layout, out, tags)
+        df = df.mapInArrow(self.ship(stage), out.spark_schema())
         return keyed.but(df=df, layout=out, type_info=node.output_type, parallelism=p, ops=(),
                          chain_open=True)
 
     def _keyed_streaming(self, node: graph.Keyed, keyed: Flow, p: int, info: TaskInfo,
                          tags: tuple) -> Flow:
+        """``groupBy(__key).transformWithState``: the input carries only the columns the
+        operator reads (PySpark converts transformWithState rows value by value).
+
+        Event time: the watermark is declared once, on the timestamps of the first event-time
+        operator's input, and that column is then dropped: Spark then hands late records to
+        the operator (which decides, as Flink's do) instead of dropping them.
+        """
         from pyspark.sql import functions as F
 
-        from pystream.runtime.keyed_stream import MARKER, TS_MILLIS, KeyedProcessor
+        from pystream.compiler.event_time import end_of_input_marker
+        from pystream.runtime.keyed_stream import TS_MILLIS, KeyedProcessor
 
-        df = keyed.df
-        if not keyed.layout.timestamped:
-            df = df.withColumn(TS, F.lit(None).cast("timestamp"))
-        df = df.withColumns({TS_MILLIS: F.unix_millis(F.col(TS)), "__input": F.lit(0),
-                             MARKER: F.lit(False)})
         time_mode = self.time_mode(node, keyed)
-        if time_mode == "EventTime":
+        timestamped = keyed.layout.timestamped
+        df, columns = keyed.df, [KEY, VALUE_COLUMN]
+        if timestamped:
+            df = df.withColumn(TS_MILLIS, F.unix_millis(F.col(TS)))
+            columns.append(TS_MILLIS)
+        watermarked = keyed.watermarked
+        if time_mode == "EventTime" and not watermarked:
+            df = df.select(*columns, TS)
+            if keyed.bounded:
+                df = df.union(end_of_input_marker(self, df.columns))
             df = df.withWatermark(TS, "%d milliseconds" % (keyed.watermark_delay_ms or 0))
-        out = Layout(PICKLED, timestamped=True, tagged=bool(tags))
-        processor = KeyedProcessor(node.function, info, node.meta.label(), out, time_mode, tags)
+            watermarked = True
+        df = df.select(*columns)
+        processor = KeyedProcessor(node.function, info, node.meta.label(), tuple(columns),
+                                   timestamped, time_mode, tags, node.output_type)
         self.shuffle_partitions = max(self.shuffle_partitions or 0, p)
-        df = df.groupBy(KEY).transformWithState(processor, out.spark_schema(), "Append",
-                                                time_mode)
-        return keyed.but(df=df, layout=out, type_info=node.output_type, parallelism=p, ops=(),
-                         chain_open=True)
+        df = df.groupBy(KEY).transformWithState(self.ship(processor), processor.output_schema(),
+                                                "Append", time_mode)
+        out = Layout(processor.output_type or PICKLED, timestamped=timestamped, tagged=bool(tags))
+        if timestamped:
+            df = df.withColumn(TS, F.timestamp_millis(F.col(TS_MILLIS)))
+        return keyed.but(df=df.select(*out.columns), layout=out, type_info=node.output_type,
+                         parallelism=p, ops=(), chain_open=True, watermarked=watermarked)
 
     @staticmethod
     def time_mode(node: graph.Keyed, flow: Flow) -> str:
@@ -231,6 +255,7 @@ class Compiler:
                     parallelism=sum(f.parallelism or 1 for f in flows),
                     bounded=all(f.bounded for f in flows),
                     event_time=all(f.event_time for f in flows),
+                    watermarked=all(f.watermarked for f in flows),
                     watermark_delay_ms=max(f.watermark_delay_ms or 0 for f in flows))
 
     @translate.register

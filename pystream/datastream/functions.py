@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from enum import Enum
-from typing import Any, Generic, Iterable, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Iterable, Optional, TypeVar
+
+if TYPE_CHECKING:
+    from pystream.runtime.context import DistributedCache
 
 __all__ = [
     "Function", "RuntimeContext", "KeyedStateStore", "MapFunction", "CoMapFunction",
@@ -116,6 +119,18 @@ class RuntimeContext(KeyedStateStore):
     @abstractmethod
     def get_job_parameter(self, key: str, default_value: Optional[str]) -> Optional[str]:
         """A global job parameter (``ExecutionConfig.set_global_job_parameters``)."""
+
+    def get_distributed_cache(self) -> "DistributedCache":
+        """The files registered with ``env.register_cached_file``, by name.
+
+        >>> class Lookup(MapFunction):
+        ...     def open(self, runtime_context):
+        ...         path = runtime_context.get_distributed_cache().get_file("words")
+        ...         self.words = set(open(path).read().split())
+        """
+        from pystream.runtime.context import DistributedCache
+
+        return DistributedCache()
 
     def get_metrics_group(self):
         from pystream.errors import UnsupportedFeatureError

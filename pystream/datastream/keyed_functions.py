@@ -19,7 +19,7 @@ from pystream.datastream.functions import (
     ReduceFunction,
     RuntimeContext,
 )
-from pystream.datastream.state import ReducingStateDescriptor
+from pystream.datastream.state import ValueStateDescriptor
 
 MAX_TIMESTAMP = 2 ** 63 - 1
 
@@ -52,6 +52,11 @@ class KeyedMap(_Adapter):
     def process_element(self, value, ctx):
         yield self._call(value)
 
+    def process_run(self, values, timestamps, ctx, emit):
+        call = self._call
+        for value, timestamp in zip(values, timestamps):
+            emit(None, call(value), timestamp)
+
 
 class KeyedFlatMap(_Adapter):
     """``KeyedStream.flat_map`` with a function that uses keyed state."""
@@ -66,6 +71,12 @@ class KeyedFlatMap(_Adapter):
         if result is not None:
             yield from result
 
+    def process_run(self, values, timestamps, ctx, emit):
+        call = self._call
+        for value, timestamp in zip(values, timestamps):
+            for out in call(value) or ():
+                emit(None, out, timestamp)
+
 
 class KeyedFilter(_Adapter):
     """``KeyedStream.filter`` with a function that uses keyed state."""
@@ -79,6 +90,12 @@ class KeyedFilter(_Adapter):
         if self._call(value):
             yield value
 
+    def process_run(self, values, timestamps, ctx, emit):
+        call = self._call
+        for value, timestamp in zip(values, timestamps):
+            if call(value):
+                emit(None, value, timestamp)
+
 
 class RollingReduce(_Adapter):
     """``KeyedStream.reduce``: in STREAMING mode every rolling value, in BATCH mode the final
@@ -90,23 +107,34 @@ class RollingReduce(_Adapter):
 
     def open(self, runtime_context):
         super().open(runtime_context)
-        reduce = (self.function.reduce if isinstance(self.function, ReduceFunction)
-                  else self.function)
-        self._state = runtime_context.get_reducing_state(ReducingStateDescriptor(
-            "_reduce_state_" + uuid.uuid4().hex, reduce, self.output_type))
+        self._reduce = (self.function.reduce if isinstance(self.function, ReduceFunction)
+                        else self.function)
+        self._state = runtime_context.get_state(ValueStateDescriptor(
+            "_reduce_state_" + uuid.uuid4().hex, self.output_type))
         self._batch = getattr(runtime_context, "in_batch_execution_mode", False)
 
     def process_element(self, value, ctx):
+        out = []
+        self.process_run([value], [ctx.timestamp()], ctx, lambda tag, v, t: out.append(v))
+        return out
+
+    def process_run(self, values, timestamps, ctx, emit):
+        """Fold a run of the key's values into the state, emitting each rolling value in
+        STREAMING mode; in BATCH mode a timer at the end of input emits the final value."""
+        acc, reduce = self._state.value(), self._reduce
         if self._batch:
-            if self._state.get() is None:
+            if acc is None:
                 ctx.timer_service().register_event_time_timer(MAX_TIMESTAMP)
-            self._state.add(value)
+            for value in values:
+                acc = value if acc is None else reduce(acc, value)
         else:
-            self._state.add(value)
-            yield self._state.get()
+            for value, timestamp in zip(values, timestamps):
+                acc = value if acc is None else reduce(acc, value)
+                emit(None, acc, timestamp)
+        self._state.update(acc)
 
     def on_timer(self, timestamp, ctx):
-        value = self._state.get()
+        value = self._state.value()
         if value is not None:
             yield value
 

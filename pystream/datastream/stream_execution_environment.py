@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
 from typing import Any, Iterable, List, Optional
 
 from pystream import graph
@@ -126,9 +125,80 @@ class StreamExecutionEnvironment:
         raise UnsupportedFeatureError("set_buffer_timeout: Spark has no network buffer "
                                       "timeout; latency follows the trigger interval")
 
+    # -- dependencies (PyFlink's configuration keys; applied at every job, see
+    #    pystream.dependencies: they reach Spark's Python workers in local mode, on a cluster
+    #    and over Spark Connect, whether the session runs already or not)
+
+    def add_python_file(self, file_path: str) -> None:
+        """Ship a Python file, a package directory, a directory (its content becomes
+        importable) or a .zip/.egg/.whl to the workers; user functions can import it.
+
+        >>> env.add_python_file("my_udfs.py")                          # doctest: +SKIP
+        """
+        from pystream.dependencies import PYTHON_FILES, check_local
+
+        path = check_local(file_path, "add_python_file")
+        old = self._configuration.get_string(PYTHON_FILES, None)
+        self._configuration.set_string(PYTHON_FILES, path if not old else old + "," + path)
+
+    def set_python_requirements(self, requirements_file_path: str,
+                                requirements_cache_dir: Optional[str] = None) -> None:
+        """Install the packages of a requirements.txt for the workers (pip, on the client,
+        once per content; offline from ``requirements_cache_dir`` if given)."""
+        from pystream.dependencies import PYTHON_REQUIREMENTS, check_local
+
+        value = check_local(requirements_file_path, "set_python_requirements")
+        if requirements_cache_dir is not None:
+            value += "#" + check_local(requirements_cache_dir, "set_python_requirements")
+        self._configuration.set_string(PYTHON_REQUIREMENTS, value)
+
+    def add_python_archive(self, archive_path: str, target_dir: Optional[str] = None) -> None:
+        """Ship an archive (zip or tar), extracted in the workers' working directory under
+        ``target_dir`` (default: the archive's file name); user functions open its files by
+        relative path, and ``set_python_executable`` may point into it."""
+        from pystream.dependencies import PYTHON_ARCHIVES, check_local
+
+        value = check_local(archive_path, "add_python_archive")
+        if target_dir is not None:
+            value += "#" + target_dir
+        old = self._configuration.get_string(PYTHON_ARCHIVES, None)
+        self._configuration.set_string(PYTHON_ARCHIVES, value if not old else old + "," + value)
+
     def set_python_executable(self, python_exec: str) -> None:
-        """The Python that runs user functions in Spark's workers."""
-        self._configuration.set_string("python.executable", python_exec)
+        """The Python that runs user functions in Spark's workers (a path on the workers'
+        machines, or inside an archive: ``"venv.zip/venv/bin/python"``). Not over Spark
+        Connect, whose server runs its own Python."""
+        from pystream.dependencies import PYTHON_EXECUTABLE
+
+        self._configuration.set_string(PYTHON_EXECUTABLE, python_exec)
+
+    def add_jars(self, *jars_path: str) -> None:
+        """Jars the job needs in Spark's JVM (connectors, JDBC drivers): local paths or URLs."""
+        from pystream.dependencies import JARS, check_local
+
+        self._add_list(JARS, [check_local(p, "add_jars") for p in jars_path])
+
+    def add_classpaths(self, *classpaths: str) -> None:
+        """Paths (or file:// URLs) readable on every node, added to the JVM classpath."""
+        from pystream.dependencies import CLASSPATHS
+
+        self._add_list(CLASSPATHS, list(classpaths))
+
+    def _add_list(self, key: str, values: List[str]) -> None:
+        from pystream.dependencies import split_list
+
+        old = list(split_list(self._configuration.get_string(key, None), ";"))
+        self._configuration.set_string(key, ";".join(old + [v for v in values if v not in old]))
+
+    def register_cached_file(self, file_path: str, name: str, executable: bool = False) -> None:
+        """Ship a file (or directory) to the workers; user functions find its local path with
+        ``get_runtime_context().get_distributed_cache().get_file(name)``."""
+        from pystream.dependencies import CACHED_FILES, CachedFile, check_local
+
+        entry = CachedFile(check_local(file_path, "register_cached_file"), name,
+                           executable).to_config()
+        old = self._configuration.get_string(CACHED_FILES, None)
+        self._configuration.set_string(CACHED_FILES, entry if not old else old + ";" + entry)
 
     # -- sources
 
@@ -168,6 +238,14 @@ class StreamExecutionEnvironment:
         return self.from_source(source_func, WatermarkStrategy.no_watermarks(), source_name,
                                 type_info)
 
+    def read_text_file(self, file_path: str, charset_name: str = "UTF-8") -> DataStream:
+        """The lines of a text file (or of the files of a directory), bounded."""
+        from pystream.datastream.connectors.file_system import FileSource, StreamFormat
+
+        source = FileSource.for_record_stream_format(StreamFormat.text_line_format(charset_name),
+                                                     file_path).build()
+        return self._source(source, "FileSource", Types.STRING())
+
     def socket_text_stream(self, hostname: str, port: int, delimiter: str = "\n",
                            max_retry: int = 0) -> DataStream:
         """Lines of text from a TCP socket (unbounded)."""
@@ -196,6 +274,7 @@ class StreamExecutionEnvironment:
             checkpoint_interval_ms=(self._checkpoint_config.get_checkpoint_interval()
                                     if self._checkpoint_config.is_checkpointing_enabled()
                                     else None),
+            dependencies=self._dependency_bundle(),
         )
 
     def _is_batch(self, sinks: Optional[List[graph.Sink]] = None) -> bool:
@@ -219,9 +298,16 @@ class StreamExecutionEnvironment:
         return job.start() if background else job
 
     def _apply_python_settings(self) -> None:
-        executable = self._configuration.get_string("python.executable", None)
-        if executable:
-            os.environ["PYSPARK_PYTHON"] = executable
+        """Before the session starts: let it start with the job's jars and classpaths."""
+        from pystream.dependencies import configure_session, job_dependencies
+
+        configure_session(job_dependencies(self._configuration))
+
+    def _dependency_bundle(self):
+        """Give the session what the job needs; the bundle the job ships to the workers."""
+        from pystream.dependencies import job_dependencies, prepare
+
+        return prepare(job_dependencies(self._configuration))
 
     def execute(self, job_name: Optional[str] = None) -> JobExecutionResult:
         """Run the job and wait for it to end (a bounded job ends by itself)."""

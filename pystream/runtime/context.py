@@ -18,6 +18,16 @@ class TaskInfo:
     batch_mode: bool = False
 
 
+class DistributedCache:
+    """The files the job registered with ``env.register_cached_file``, on this machine."""
+
+    def get_file(self, name: str) -> str:
+        """The local path of the file (or directory) registered as ``name``."""
+        from pystream.runtime.dependencies import cached_file
+
+        return cached_file(name)
+
+
 def subtask_index() -> int:
     from pyspark import TaskContext
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pickle
 import time
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from pystream.datastream.functions import (
     KeyedCoProcessFunction,
@@ -30,8 +30,42 @@ TIMERS = "__timers"  # state name holding the key's timers: set of (domain, time
 EVENT, PROCESSING = "event", "processing"
 _DOMAINS = {EVENT: TimeDomain.EVENT_TIME, PROCESSING: TimeDomain.PROCESSING_TIME}
 
-# (side output tag id or None, the value pickled when emitted, timestamp)
-Emitted = Tuple[Optional[str], bytes, Optional[int]]
+# (side output tag id or None, the value as emitted (see ``freeze``), timestamp)
+Emitted = Tuple[Optional[str], Any, Optional[int]]
+_IMMUTABLE = frozenset((int, float, str, bool, bytes, type(None)))
+
+
+class Timestamped:
+    """A value a keyed function emits with its own timestamp (a window's max timestamp)."""
+
+    __slots__ = ("value", "timestamp")
+
+    def __init__(self, value, timestamp: Optional[int]):
+        self.value = value
+        self.timestamp = timestamp
+
+
+class Frozen(bytes):
+    """A mutable emitted value, pickled at emission."""
+
+
+def freeze(value):
+    """``value`` itself when it cannot change (numbers, strings, tuples of them), else a
+    pickled snapshot (``Frozen``)."""
+    kind = type(value)
+    if kind in _IMMUTABLE or (kind is tuple and all(type(v) in _IMMUTABLE for v in value)):
+        return value
+    return Frozen(pickle.dumps(value, PICKLE_PROTOCOL))
+
+
+def thaw(value):
+    """The Python value of an emitted value."""
+    return pickle.loads(value) if type(value) is Frozen else value
+
+
+def frozen_bytes(value) -> bytes:
+    """The pickle of an emitted value."""
+    return bytes(value) if type(value) is Frozen else pickle.dumps(value, PICKLE_PROTOCOL)
 
 
 class _TimerService(TimerService):
@@ -131,6 +165,24 @@ class KeyedHost:
 
     # -- records and timers
 
+    def process_run(self, values: list, timestamps: list, input_index: int = 0) -> None:
+        """Process consecutive elements of the current key (from one input).
+
+        pystream's own keyed functions take the whole run at once (``process_run``), which
+        reads and writes their state once per run instead of once per element.
+        """
+        run = getattr(self.function, "process_run", None)
+        if run is None or input_index:
+            for value, timestamp in zip(values, timestamps):
+                self.process(value, timestamp, input_index)
+            return
+        ctx = self._ctx
+        ctx._domain = None
+        try:
+            run(values, timestamps, ctx, self.emit)
+        except Exception as e:  # noqa: BLE001 - any user error is reported
+            raise operator_failure(e, self.label) from None
+
     def process(self, value, timestamp: Optional[int], input_index: int = 0) -> None:
         ctx = self._ctx
         ctx._timestamp = timestamp
@@ -214,15 +266,18 @@ class KeyedHost:
             self.scope.delete(TIMERS)
 
     def emit(self, tag: Optional[str], value, timestamp: Optional[int]) -> None:
-        """Emit ``value`` (pickled now: the function may change the object afterwards)."""
-        self.out.append((tag, pickle.dumps(value, PICKLE_PROTOCOL), timestamp))
+        """Emit ``value`` as it is now (the function may change a mutable object later)."""
+        self.out.append((tag, freeze(value), timestamp))
 
     def _collect(self, result, timestamp: Optional[int]) -> None:
         if result is None:
             return
         for item in result:
-            if type(item) is tuple and len(item) == 2 and isinstance(item[0], OutputTag):
+            kind = type(item)
+            if kind is tuple and len(item) == 2 and isinstance(item[0], OutputTag):
                 self.emit(item[0].tag_id, item[1], timestamp)
+            elif kind is Timestamped:
+                self.emit(None, item.value, item.timestamp)
             else:
                 self.emit(None, item, timestamp)
 

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import pickle
 from dataclasses import dataclass
+from itertools import groupby
 from typing import Any, Iterator
 
 import pyarrow as pa
 
+from pystream.runtime import records
 from pystream.runtime.context import TaskInfo
 from pystream.runtime.keyed import EVENT, MAX_WATERMARK, PROCESSING, KeyedHost
 from pystream.runtime.layout import KEY, TS, Layout, timestamps_from_arrow
-from pystream.runtime.records import VALUE_COLUMN
 from pystream.runtime.stage import TaggedEncoder
 from pystream.runtime.state import DictBackend
 
@@ -37,22 +38,26 @@ class KeyedBatchStage:
         host = KeyedHost(self.function, self.info, self.label)
         host.open()
         encode = TaggedEncoder(self.output, self.side_tags, self.label)
+        decode = records.batch_decoder(self.input.type_info)
+        n_data = len(self.input.data_columns)
         current = None
         try:
             for batch in batches:
                 names = batch.schema.names
+                values = decode(batch.columns[:n_data])
                 keys = batch.column(KEY).to_pylist()
-                values = [pickle.loads(b) for b in batch.column(VALUE_COLUMN).to_pylist()]
                 ts = (timestamps_from_arrow(batch.column(TS)) if TS in names
                       else [None] * len(keys))
                 inputs = batch.column(INPUT).to_pylist() if INPUT in names else [0] * len(keys)
-                for kb, value, t, i in zip(keys, values, ts, inputs):
-                    if kb != current:
+                rows = zip(keys, inputs, values, ts)
+                for (key, input_index), run in groupby(rows, key=lambda r: (r[0], r[1])):
+                    if key != current:
                         if current is not None:
                             self._end_key(host)
-                        current = kb
-                        host.set_key(pickle.loads(kb), DictBackend())
-                    host.process(value, t, i)
+                        current = key
+                        host.set_key(pickle.loads(key), DictBackend())
+                    run = list(run)
+                    host.process_run([r[2] for r in run], [r[3] for r in run], input_index)
                 out = encode.emitted(host.drain())
                 if out.num_rows:
                     yield out

@@ -8,23 +8,40 @@ Spark's driver-side schema probe (``init`` + ``close``) never runs user code.
 """
 from __future__ import annotations
 
-import datetime
 import pickle
 import time
-from typing import Any, Iterator, Optional
+from itertools import groupby
+from typing import Any, Iterator, Optional, Tuple
 
 from pyspark.sql import Row as SparkRow
 from pyspark.sql.streaming import StatefulProcessor, StatefulProcessorHandle
 
+from pystream.common.typeinfo import TypeInformation
+from pystream.runtime import records
 from pystream.runtime.context import TaskInfo
-from pystream.runtime.keyed import EVENT, MIN_WATERMARK, PROCESSING, KeyedHost
-from pystream.runtime.layout import TAG, TS, Layout
+from pystream.runtime.errors import operator_failure
+from pystream.runtime.keyed import (
+    EVENT,
+    MAX_WATERMARK,
+    MIN_WATERMARK,
+    PROCESSING,
+    KeyedHost,
+    frozen_bytes,
+    thaw,
+)
+from pystream.runtime.layout import TAG
 from pystream.runtime.records import PICKLE_PROTOCOL, VALUE_COLUMN
-from pystream.runtime.state import _MISSING
+from pystream.runtime.state import _MISSING, value_checker
 
-TS_MILLIS = "__tsms"  # the record timestamp as epoch milliseconds next to the __ts column
-MARKER = "__end"  # a control row: the end of a bounded input (the watermark jumps to +inf)
-_UTC = datetime.timezone.utc
+TS_MILLIS = "__tsms"  # record timestamps as epoch milliseconds
+INPUT = "__input"  # which input of a two-input operator a record comes from
+# The end of a bounded input, for event time: Flink's final watermark fires every pending
+# event-time timer. A bounded streaming job unions one marker record (this key, the latest
+# timestamp Spark holds) into the input of its first event-time operator; the watermark then
+# passes every timer (a watermark this late is Flink's final one) and the operator skips the key.
+END_OF_INPUT_KEY = b""
+END_OF_INPUT_MS = 253402300799999  # 9999-12-31T23:59:59.999Z
+_END_OF_INPUT_WATERMARK = END_OF_INPUT_MS - 10 ** 12
 _STATE_KEY_SCHEMA = "name string"
 _STATE_VALUE_SCHEMA = "blob binary"
 
@@ -48,22 +65,45 @@ class _SparkStateBackend:
         self.map_state.removeKey((name,))
 
 
-def _millis_to_datetime(ms: Optional[int]):
-    return None if ms is None else datetime.datetime.fromtimestamp(ms / 1000, _UTC)
-
-
 class KeyedProcessor(StatefulProcessor):
-    """A Spark StatefulProcessor running one pystream keyed function."""
+    """A Spark StatefulProcessor running one pystream keyed function.
 
-    def __init__(self, function: Any, info: TaskInfo, label: str, output: Layout,
-                 time_mode: str, side_tags: tuple = ()):
+    ``columns`` names the input columns (``__key``, ``value`` and optionally ``__tsms``,
+    ``__input``, ``__ts``); the output is ``value`` (pickled), ``__tsms`` when the stream is
+    timestamped and ``__tag`` when side outputs are wanted.
+    """
+
+    def __init__(self, function: Any, info: TaskInfo, label: str, columns: Tuple[str, ...],
+                 timestamped: bool, time_mode: str, side_tags: tuple = (),
+                 output_type: Optional[TypeInformation] = None):
         self.function = function
+        # records of simple types go out as typed columns, others pickled in ``value``
+        self.output_type = output_type if not side_tags and output_type is not None \
+            and records.spark_row_fields(output_type) is not None else None
         self.info = info
         self.label = label
-        self.output = output
         self.time_mode = time_mode  # 'None' | 'ProcessingTime' | 'EventTime'
+        self.timestamped = timestamped
         self.side_tags = frozenset(side_tags)
         self.native = {"EventTime": EVENT, "ProcessingTime": PROCESSING}.get(time_mode)
+        self._value_at = columns.index(VALUE_COLUMN)
+        self._ts_at = columns.index(TS_MILLIS) if TS_MILLIS in columns else None
+        self._input_at = columns.index(INPUT) if INPUT in columns else None
+
+    def output_schema(self):
+        from pyspark.sql import types as st
+
+        if self.output_type is not None:
+            fields = [st.StructField(name, t) for name, t in
+                      zip(records.column_names(self.output_type),
+                          records.column_types(self.output_type))]
+        else:
+            fields = [st.StructField(VALUE_COLUMN, st.BinaryType())]
+        if self.timestamped:
+            fields.append(st.StructField(TS_MILLIS, st.LongType()))
+        if self.side_tags:
+            fields.append(st.StructField(TAG, st.StringType()))
+        return st.StructType(fields)
 
     def init(self, handle: StatefulProcessorHandle) -> None:
         self._handle = handle
@@ -84,51 +124,80 @@ class KeyedProcessor(StatefulProcessor):
         else:
             self._handle.deleteTimer(timestamp)
 
-    def handleInputRows(self, key, rows, timerValues) -> Iterator[SparkRow]:
+    def _begin(self, key, timerValues) -> KeyedHost:
         host = self._started_host()
         host.set_key(pickle.loads(key[0]), self._backend)
         watermark = timerValues.getCurrentWatermarkInMs()
-        host.watermark = watermark if watermark >= 0 else MIN_WATERMARK
-        loads = pickle.loads
-        end_of_input = False
-        for row in rows:
-            if row[MARKER]:
-                end_of_input = True
-                continue
-            host.process(loads(row[VALUE_COLUMN]), row[TS_MILLIS], row["__input"])
-        self._fire_emulated(host, end_of_input)
-        host.finish_key()
-        return self._rows(host.drain())
+        host.watermark = MIN_WATERMARK if watermark < 0 else \
+            MAX_WATERMARK if watermark >= _END_OF_INPUT_WATERMARK else watermark
+        return host
+
+    def handleInputRows(self, key, rows, timerValues) -> Iterator[SparkRow]:
+        if key[0] == END_OF_INPUT_KEY:  # the end of a bounded input: it moved the watermark
+            return iter(())
+        host = self._begin(key, timerValues)
+        loads, value_at, ts_at, input_at = pickle.loads, self._value_at, self._ts_at, \
+            self._input_at
+        rows = list(rows)
+        values = [loads(r[value_at]) for r in rows]
+        stamps = [r[ts_at] for r in rows] if ts_at is not None else [None] * len(rows)
+        if input_at is None:
+            host.process_run(values, stamps)
+        else:
+            indexed = zip((r[input_at] for r in rows), values, stamps)
+            for index, run in groupby(indexed, key=lambda r: r[0]):
+                run = list(run)
+                host.process_run([r[1] for r in run], [r[2] for r in run], index)
+        return self._finish(host)
 
     def handleExpiredTimer(self, key, timerValues, expiredTimerInfo) -> Iterator[SparkRow]:
-        host = self._started_host()
-        host.set_key(pickle.loads(key[0]), self._backend)
-        watermark = timerValues.getCurrentWatermarkInMs()
-        host.watermark = watermark if watermark >= 0 else MIN_WATERMARK
+        host = self._begin(key, timerValues)
         host.fire(self.native, expiredTimerInfo.getExpiryTimeInMs())
-        self._fire_emulated(host, False)
+        return self._finish(host)
+
+    def _finish(self, host: KeyedHost) -> Iterator[SparkRow]:
+        if self.native is not None:  # a function with timers: fire the emulated kind
+            now = int(time.time() * 1000)
+            if self.native != PROCESSING:
+                host.fire_due(host.watermark, now, domains=(PROCESSING,))
         host.finish_key()
         return self._rows(host.drain())
 
-    def _fire_emulated(self, host: KeyedHost, end_of_input: bool) -> None:
-        """Fire the timers of the domain Spark does not fire for this operator."""
-        now = int(time.time() * 1000)
-        if self.native != PROCESSING:
-            host.fire_due(host.watermark, now, domains=(PROCESSING,))
-        if self.native != EVENT and end_of_input:
-            host.fire_due(2 ** 63 - 1, None, domains=(EVENT,))
-
     def _rows(self, emitted) -> Iterator[SparkRow]:
-        tagged = self.output.tagged
-        for tag, pickled, ts in emitted:
-            if tag is not None and (not tagged or tag not in self.side_tags):
+        if self.output_type is not None:
+            yield from self._typed_rows(emitted)
+            return
+        tagged, timestamped = bool(self.side_tags), self.timestamped
+        for tag, value, ts in emitted:
+            if tag is not None and tag not in self.side_tags:
                 continue
-            fields = {VALUE_COLUMN: pickled, TS: _millis_to_datetime(ts)}
+            fields = {VALUE_COLUMN: frozen_bytes(value)}
+            if timestamped:
+                fields[TS_MILLIS] = ts
             if tagged:
                 fields[TAG] = tag
+            yield SparkRow(**fields)
+
+    def _typed_rows(self, emitted) -> Iterator[SparkRow]:
+        fields_of = records.spark_row_fields(self.output_type)
+        fits = value_checker(self.output_type)
+        timestamped = self.timestamped
+        for tag, value, ts in emitted:
+            if tag is not None:
+                continue
+            value = thaw(value)
+            if value is None or not fits(value):
+                error = records.RecordTypeError(value, self.output_type)
+                raise operator_failure(error, self.label, value)
+            fields = fields_of(value)
+            if timestamped:
+                fields[TS_MILLIS] = ts
             yield SparkRow(**fields)
 
     def close(self) -> None:
         if getattr(self, "_host", None) is not None:
             self._host.close()
             self._host = None
+
+
+__all__ = ["KeyedProcessor", "TS_MILLIS", "INPUT", "MAX_WATERMARK"]

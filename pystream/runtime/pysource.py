@@ -38,6 +38,13 @@ class ReadSpec:
         """The records of one split."""
         raise NotImplementedError
 
+    # A spec whose input grows (an unbounded source) also defines ``stream_reader()``: the
+    # DataSourceStreamReader to use instead of the all-splits-at-once one.
+
+    #: the records are fixed when the job is compiled (a collection, a number range): a
+    #: streaming read may then serve them from files written at compile time
+    static = False
+
 
 def encode_spec(spec: ReadSpec) -> str:
     from pyspark import cloudpickle
@@ -69,7 +76,8 @@ class PystreamDataSource(DataSource):
         return _BatchReader(self.spec)
 
     def streamReader(self, schema) -> DataSourceStreamReader:
-        return _StreamReader(self.spec)
+        own = getattr(self.spec, "stream_reader", None)  # a spec with real offsets (Kafka)
+        return own() if own is not None else _StreamReader(self.spec)
 
 
 class _BatchReader(DataSourceReader):
@@ -142,6 +150,8 @@ def register(session) -> None:
 class ArrowRead(ReadSpec):
     """Pre-encoded Arrow data (``from_collection``): one split per IPC buffer."""
 
+    static = True
+
     def __init__(self, spark_schema, buffers: List[bytes]):
         self._schema = spark_schema
         self.buffers = buffers
@@ -159,6 +169,8 @@ class ArrowRead(ReadSpec):
 
 class RangeRead(ReadSpec):
     """The longs start..end (inclusive) in ``parallelism`` contiguous splits."""
+
+    static = True
 
     CHUNK = 10_000
 

@@ -12,7 +12,7 @@ import datetime
 import decimal
 import numbers
 import pickle
-from typing import Callable, List
+from typing import Any, Callable, List, Optional
 
 import pyarrow as pa
 
@@ -354,6 +354,34 @@ def _raise_for_bad_value(values: list, target: pa.DataType, type_info: TypeInfor
             pa.array([v], target)
         except (pa.ArrowException, TypeError, ValueError, OverflowError) as e:
             raise RecordTypeError(v, type_info, str(e)) from None
+
+
+def spark_row_fields(type_info: TypeInformation) -> Optional[Callable[[Any], dict]]:
+    """For a type whose values PySpark converts to its columns as they are (basic types and
+    composites of them), a function from a value to ``{column: value}``; else None."""
+    if isinstance(type_info, _CompositeTypeInfo):
+        if not all(_plain_for_spark(t) for t in type_info.get_field_types()):
+            return None
+        names = type_info.get_field_names()
+        return lambda value: dict(zip(names, value))
+    if _plain_for_spark(type_info):
+        return lambda value: {VALUE_COLUMN: value}
+    return None
+
+
+def _plain_for_spark(type_info: TypeInformation) -> bool:
+    if isinstance(type_info, BasicTypeInfo):
+        return type_info._basic_type not in (BasicType.INSTANT, BasicType.BIG_INT)
+    if isinstance(type_info, (DateTypeInfo, TimestampTypeInfo)):
+        return True
+    if isinstance(type_info, LocalTimeTypeInfo):
+        return type_info._time_type is not LocalTimeTypeInfo.TimeType.LOCAL_TIME
+    if isinstance(type_info, MapTypeInfo):
+        return _plain_for_spark(type_info._key_type_info) and \
+            _plain_for_spark(type_info._value_type_info)
+    if isinstance(type_info, _ElementTypeInfo):
+        return _is_bytes(type_info) or _plain_for_spark(type_info.element_type)
+    return False
 
 
 def batch_encoder(type_info: TypeInformation) -> Callable[[list], List[pa.Array]]:

@@ -247,21 +247,25 @@ class TaggedEncoder:
         self.wanted = set(side_tags)
 
     def emitted(self, triples: list) -> pa.RecordBatch:
-        """Encode ``(tag, pickled value, timestamp)`` triples (tag None: the main output)."""
+        """Encode what a keyed function emitted: ``(tag, value, timestamp)`` triples, values
+        as ``keyed.freeze`` left them (tag None: the main output)."""
+        from pystream.runtime.keyed import thaw
+
         if isinstance(self.layout.type_info, PickledBytesTypeInfo):
             return self._pickled(triples)
-        loads = pickle.loads
         main = [t for t in triples if t[0] is None]
-        side = [(t[0], loads(t[1]), t[2]) for t in triples if t[0] is not None]
-        return self.encode([loads(t[1]) for t in main], [t[2] for t in main], None, side)
+        side = [(t[0], thaw(t[1]), t[2]) for t in triples if t[0] is not None]
+        return self.encode([thaw(t[1]) for t in main], [t[2] for t in main], None, side)
 
     def _pickled(self, triples: list) -> pa.RecordBatch:
-        """Already pickled values into a pickled layout: no decoding, no re-pickling."""
+        """Emitted values into a pickled layout (snapshots are pickles already)."""
+        from pystream.runtime.keyed import frozen_bytes
+
         if not self.layout.tagged:
             triples = [t for t in triples if t[0] is None]
         else:
             triples = [t for t in triples if t[0] is None or t[0] in self.wanted]
-        columns = [pa.array([t[1] for t in triples], pa.binary())]
+        columns = [pa.array([frozen_bytes(t[1]) for t in triples], pa.binary())]
         if self.layout.timestamped:
             columns.append(timestamps_to_arrow([t[2] for t in triples]))
         if self.layout.tagged:

@@ -41,24 +41,36 @@ class StateTypeError(TypeError):
 # Checking values against a descriptor's type (fast isinstance checks, recursive)
 
 
+_BASIC_KINDS = {  # basic type -> (exact Python types, then the slower isinstance fallback)
+    BasicType.STRING: ({str}, (str,)), BasicType.CHAR: ({str}, (str,)),
+    BasicType.BOOLEAN: ({bool}, (bool,)),
+    BasicType.FLOAT: ({float, int}, (numbers.Real,)),
+    BasicType.DOUBLE: ({float, int}, (numbers.Real,)),
+    BasicType.BIG_DEC: ({decimal.Decimal, int}, (decimal.Decimal, numbers.Integral)),
+    BasicType.INSTANT: ({Instant}, (Instant,)),
+}
+_INTEGRAL = ({int}, (numbers.Integral,))
+
+
 def value_checker(type_info: TypeInformation) -> Callable[[Any], bool]:
-    """A predicate telling whether a Python value fits ``type_info`` (None always fits)."""
+    """A predicate telling whether a Python value fits ``type_info`` (None always fits).
+
+    Exact-type checks first: ABC isinstance checks (numbers.Integral) are slow per record.
+    """
     if isinstance(type_info, PickledBytesTypeInfo) or type_info is None:
         return lambda v: True
     if isinstance(type_info, BasicTypeInfo):
-        kinds = {
-            BasicType.STRING: (str,), BasicType.CHAR: (str,), BasicType.BOOLEAN: (bool,),
-            BasicType.FLOAT: (numbers.Real,), BasicType.DOUBLE: (numbers.Real,),
-            BasicType.BIG_DEC: (decimal.Decimal, numbers.Integral), BasicType.INSTANT: (Instant,),
-        }.get(type_info._basic_type, (numbers.Integral,))
+        exact, kinds = _BASIC_KINDS.get(type_info._basic_type, _INTEGRAL)
         allow_bool = bool in kinds
-        return lambda v: v is None or (isinstance(v, kinds) and (allow_bool or type(v) is not bool))
-    if isinstance(type_info, DateTypeInfo):
-        return lambda v: v is None or isinstance(v, datetime.date)
-    if isinstance(type_info, TimeTypeInfo):
-        return lambda v: v is None or isinstance(v, datetime.time)
-    if isinstance(type_info, TimestampTypeInfo):
-        return lambda v: v is None or isinstance(v, datetime.datetime)
+
+        def basic(v):
+            return type(v) in exact or v is None or (
+                isinstance(v, kinds) and (allow_bool or type(v) is not bool))
+        return basic
+    plain = {DateTypeInfo: datetime.date, TimeTypeInfo: datetime.time,
+             TimestampTypeInfo: datetime.datetime}.get(type(type_info))
+    if plain is not None:
+        return lambda v: v is None or isinstance(v, plain)
     if isinstance(type_info, MapTypeInfo):
         kc, vc = value_checker(type_info._key_type_info), value_checker(type_info._value_type_info)
         return lambda v: v is None or (isinstance(v, dict)
@@ -70,8 +82,18 @@ def value_checker(type_info: TypeInformation) -> Callable[[Any], bool]:
         return lambda v: v is None or (isinstance(v, (list, tuple)) and all(map(ec, v)))
     if isinstance(type_info, _CompositeTypeInfo):
         checks = [value_checker(t) for t in type_info.get_field_types()]
-        return lambda v: v is None or (isinstance(v, (tuple, list, Row)) and len(v) == len(checks)
-                                       and all(c(x) for c, x in zip(checks, v)))
+        arity = len(checks)
+
+        def composite(v):
+            if v is None:
+                return True
+            if not isinstance(v, (tuple, list, Row)) or len(v) != arity:
+                return False
+            for check, field in zip(checks, v):
+                if not check(field):
+                    return False
+            return True
+        return composite
     return lambda v: True
 
 
@@ -135,12 +157,21 @@ class DictBackend:
 # State handles
 
 
-class _Handle:
-    """Base of the handles: reads and writes the current key's scope, with TTL."""
+def namespaced(name: str, namespace) -> str:
+    """The state name of ``name`` in ``namespace`` (a window; None: no namespace)."""
+    return name if namespace is None else "%s@%r" % (name, namespace)
 
-    def __init__(self, host, descriptor: api.StateDescriptor, namespace: str = ""):
+
+class _Handle:
+    """Base of the handles: reads and writes the current key's scope, with TTL.
+
+    A handle may be scoped to a namespace too (windows keep their contents in state scoped to
+    the key and the window): ``set_current_namespace(window)``.
+    """
+
+    def __init__(self, host, descriptor: api.StateDescriptor):
         self._host = host
-        self._name = descriptor.name + namespace
+        self._name = descriptor.name
         self._descriptor = descriptor
         ttl = descriptor.ttl_config
         self._ttl_ms = ttl.ttl_millis() if ttl is not None and ttl.is_enabled() else None
@@ -175,6 +206,26 @@ class _Handle:
 
     def clear(self) -> None:
         self._host.scope.delete(self._name)
+
+    def set_current_namespace(self, namespace) -> None:
+        self._name = namespaced(self._descriptor.name, namespace)
+
+    def merge_namespaces(self, target, sources) -> None:
+        """Merge the state of the ``sources`` namespaces into ``target`` (and clear them)."""
+        merged = _MISSING
+        for namespace in [target, *sources]:
+            self.set_current_namespace(namespace)
+            value = self._read()
+            if value is not _MISSING:
+                merged = value if merged is _MISSING else self._merge(merged, value)
+            self.clear()
+        self.set_current_namespace(target)
+        if merged is not _MISSING:
+            self._write(merged)
+
+    def _merge(self, a, b):
+        raise TypeError("state '%s' (%s) cannot be merged" % (self._descriptor.name,
+                                                              type(self._descriptor).__name__))
 
 
 class ValueStateImpl(_Handle, api.ValueState):
@@ -222,6 +273,9 @@ class ListStateImpl(_Handle, api.ListState):
         else:
             self.clear()
 
+    def _merge(self, a, b):
+        return a + b
+
 
 class MapStateImpl(_Handle, api.MapState):
     def _dict(self) -> dict:
@@ -268,8 +322,8 @@ class MapStateImpl(_Handle, api.MapState):
 
 
 class ReducingStateImpl(_Handle, api.ReducingState):
-    def __init__(self, host, descriptor, namespace: str = ""):
-        super().__init__(host, descriptor, namespace)
+    def __init__(self, host, descriptor):
+        super().__init__(host, descriptor)
         fn = descriptor.get_reduce_function()
         self._reduce = fn.reduce if hasattr(fn, "reduce") else fn
 
@@ -283,10 +337,13 @@ class ReducingStateImpl(_Handle, api.ReducingState):
         self._check(result, self._descriptor.type_info)
         self._write(result)
 
+    def _merge(self, a, b):
+        return self._reduce(a, b)
+
 
 class AggregatingStateImpl(_Handle, api.AggregatingState):
-    def __init__(self, host, descriptor, namespace: str = ""):
-        super().__init__(host, descriptor, namespace)
+    def __init__(self, host, descriptor):
+        super().__init__(host, descriptor)
         self._agg = descriptor.get_agg_function()
 
     def get(self):
@@ -300,6 +357,9 @@ class AggregatingStateImpl(_Handle, api.AggregatingState):
         acc = self._agg.add(value, acc)
         self._check(acc, self._descriptor.type_info)
         self._write(acc)
+
+    def _merge(self, a, b):
+        return self._agg.merge(a, b)
 
 
 class StateAccess:

@@ -1,7 +1,37 @@
-"""Connectors: where streams come from and where they go."""
+"""Connectors: where streams come from and where they go (PyFlink's names and builders)."""
 from pystream.datastream.connectors.base import Boundedness, DeliveryGuarantee, Sink, Source
 from pystream.datastream.connectors.datagen import DataGeneratorSource
+from pystream.datastream.connectors.discarding import DiscardingSink
+from pystream.datastream.connectors.file_system import (
+    BucketAssigner,
+    FileEnumeratorProvider,
+    FileSink,
+    FileSource,
+    FileSourceBuilder,
+    FileSplitAssignerProvider,
+    OutputFileConfig,
+    RollingPolicy,
+    StreamFormat,
+    StreamingFileSink,
+)
+from pystream.datastream.connectors.jdbc import (
+    JdbcConnectionOptions,
+    JdbcExecutionOptions,
+    JdbcSink,
+)
+from pystream.datastream.connectors.kafka import (
+    FlinkKafkaConsumer,
+    FlinkKafkaProducer,
+    KafkaSink,
+    KafkaSource,
+    Semantic,
+)
 from pystream.datastream.connectors.number_seq import NumberSequenceSource
 
 __all__ = ["Source", "Sink", "Boundedness", "DeliveryGuarantee", "NumberSequenceSource",
-           "DataGeneratorSource"]
+           "DataGeneratorSource", "DiscardingSink", "BucketAssigner", "FileEnumeratorProvider",
+           "FileSink",
+           "FileSource", "FileSourceBuilder", "FileSplitAssignerProvider", "OutputFileConfig",
+           "RollingPolicy", "StreamFormat", "StreamingFileSink", "KafkaSource", "KafkaSink",
+           "FlinkKafkaConsumer", "FlinkKafkaProducer", "Semantic", "JdbcSink",
+           "JdbcConnectionOptions", "JdbcExecutionOptions"]

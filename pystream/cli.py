@@ -1,0 +1,204 @@
+"""``pystream run``: run a pystream program, like ``flink run -py``, on the Spark you choose.
+
+    pystream run -py job.py [args...]                      # local Spark (local[*])
+    pystream run --master spark://host:7077 -py job.py     # a standalone cluster
+    pystream run --remote sc://host:15002 -pym my.job      # a Spark Connect server
+    pystream run -pyfs libs/,util.py -pyreq requirements.txt -pyarch venv.zip#venv \\
+        -pyexec venv/bin/python --jars a.jar --conf spark.executor.memory=2g -py job.py
+
+The program runs in this process (as ``__main__``) with the session configured from the
+options; the Python dependencies given here reach the workers of every job it runs. A failing
+job prints its short message and the command exits with status 1.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import runpy
+import sys
+import traceback
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from pystream.errors import PystreamError
+
+ENTRY = ("-py", "--python", "-pym", "--pyModule", "--py-module")
+
+
+def parser() -> argparse.ArgumentParser:
+    """The options of ``pystream run`` (PyFlink's ``flink run`` names, mapped to Spark)."""
+    p = argparse.ArgumentParser(
+        prog="pystream run", allow_abbrev=False,
+        description="Run a pystream (PyFlink DataStream API) program on Spark.",
+        epilog="Arguments after the program (-py FILE / -pym MODULE) are the program's own.")
+    entry = p.add_mutually_exclusive_group(required=True)
+    entry.add_argument("-py", "--python", metavar="FILE", help="the program: a Python file")
+    entry.add_argument("-pym", "--pyModule", "--py-module", dest="module", metavar="MODULE",
+                       help="the program: a module (found on sys.path or in -pyfs)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--master", "-m", metavar="URL",
+                       help="Spark master: local[N] (default local[*]) or spark://host:port")
+    where.add_argument("--remote", metavar="URL", help="a Spark Connect server: sc://host:port")
+    p.add_argument("-pyfs", "--pyFiles", "--py-files", dest="py_files", metavar="FILES",
+                   action="append", default=[],
+                   help="comma-separated .py files, directories, .zip/.egg/.whl, importable "
+                        "by the program and its user functions")
+    p.add_argument("-pyreq", "--pyRequirements", "--py-requirements", dest="requirements",
+                   metavar="FILE[#DIR]", help="requirements.txt installed for the workers "
+                   "(#DIR: offline packages)")
+    p.add_argument("-pyarch", "--pyArchives", "--py-archives", dest="archives",
+                   metavar="ARCHIVES", action="append", default=[],
+                   help="comma-separated archives (zip, tar) extracted in the workers' "
+                        "working directory: path[#dir]")
+    p.add_argument("-pyexec", "--pyExecutable", "--py-executable", dest="python_executable",
+                   metavar="PATH", help="the Python of the workers (may be inside -pyarch)")
+    p.add_argument("--conf", "-c", metavar="KEY=VALUE", action="append", default=[],
+                   help="a Spark configuration property (repeatable)")
+    p.add_argument("--jars", "-j", metavar="JARS", action="append", default=[],
+                   help="comma-separated jars for Spark's JVM")
+    p.add_argument("--packages", metavar="COORDINATES", action="append", default=[],
+                   help="comma-separated Maven coordinates group:artifact:version")
+    p.add_argument("-p", "--parallelism", type=int, metavar="N",
+                   help="the default parallelism of jobs")
+    p.add_argument("--name", metavar="NAME", help="the Spark application name")
+    return p
+
+
+def split_program_args(argv: Sequence[str]) -> Tuple[List[str], List[str]]:
+    """Options up to the program (``-py FILE`` / ``-pym MODULE``), and the program's args."""
+    argv = list(argv)
+    for i, arg in enumerate(argv):
+        if arg in ENTRY:
+            return argv[:i + 2], argv[i + 2:]
+        if arg.startswith(tuple(e + "=" for e in ENTRY if e.startswith("--"))):
+            return argv[:i + 1], argv[i + 1:]
+    return argv, []
+
+
+def _commas(values: List[str]) -> List[str]:
+    return [part.strip() for value in values for part in value.split(",") if part.strip()]
+
+
+def _conf(pairs: List[str], p: argparse.ArgumentParser) -> Dict[str, str]:
+    conf = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            p.error("--conf expects KEY=VALUE, got %r" % pair)
+        conf[key.strip()] = value.strip()
+    return conf
+
+
+def settings_from(options: argparse.Namespace, p: argparse.ArgumentParser):
+    """The session settings the options ask for (on top of PYSTREAM_* variables)."""
+    from pystream.session import SessionSettings
+
+    base = SessionSettings.from_env()
+    conf = dict(base.conf)
+    conf.update(_conf(options.conf, p))
+    if options.parallelism:
+        conf["spark.default.parallelism"] = str(options.parallelism)
+    return SessionSettings(
+        master=options.master or (None if options.remote else base.master),
+        remote=options.remote or (None if options.master else base.remote),
+        app_name=options.name or base.app_name, conf=conf,
+        py_files=base.py_files + [_absolute(f) for f in _commas(options.py_files)],
+        jars=base.jars + _commas(options.jars),
+        packages=base.packages + _commas(options.packages),
+        requirements=_absolute(options.requirements) if options.requirements
+        else base.requirements,
+        archives=base.archives + [_absolute(a) for a in _commas(options.archives)],
+        python_executable=options.python_executable or base.python_executable,
+        classpaths=base.classpaths)
+
+
+def _absolute(spec: str) -> str:
+    """A local path (with an optional ``#suffix``) made absolute."""
+    path, sep, suffix = spec.partition("#")
+    if "://" not in path:
+        path = os.path.abspath(path)
+    return path + sep + suffix
+
+
+def run(argv: Sequence[str]) -> int:
+    """``pystream run ...``: the exit status."""
+    p = parser()
+    options_argv, program_args = split_program_args(argv)
+    options = p.parse_args(options_argv)
+    if options.remote and options.python_executable:
+        p.error("-pyexec is not available with --remote: a Spark Connect server runs user "
+                "functions with its own Python (start it with PYSPARK_PYTHON=%s)"
+                % options.python_executable)
+    if options.python and not os.path.isfile(options.python):
+        p.error("no such program file: %s" % options.python)
+    from pystream import dependencies, session
+
+    s = session.configure(settings_from(options, p))
+    try:
+        dependencies.client_bundle(s.py_files).install()  # importable here too, as in Flink
+        if options.python:
+            script = os.path.abspath(options.python)
+            sys.argv = [script] + program_args
+            sys.path.insert(0, os.path.dirname(script))
+            runpy.run_path(script, run_name="__main__")
+        else:
+            sys.argv = [options.module] + program_args
+            sys.path.insert(0, os.getcwd())
+            runpy.run_module(options.module, run_name="__main__", alter_sys=True)
+        return 0
+    except PystreamError as e:
+        print("pystream: %s: %s" % (type(e).__name__, e), file=sys.stderr)
+        return 1
+    except (FileNotFoundError, ConnectionError) as e:
+        print("pystream: %s" % e, file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("pystream: interrupted", file=sys.stderr)
+        return 130
+    except SystemExit as e:
+        return _exit_status(e.code)
+    except Exception as e:  # noqa: BLE001 - the program's own bug: its traceback, shortened
+        _print_program_error(e)
+        return 1
+    finally:
+        session.stop_session()
+
+
+def _exit_status(code) -> int:
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1
+
+
+def _print_program_error(error: BaseException) -> None:
+    """The traceback from the program's first frame on (not runpy's, not ours)."""
+    tb = error.__traceback__
+    here = (os.path.abspath(__file__), os.path.abspath(runpy.__file__))
+    while tb is not None and os.path.abspath(tb.tb_frame.f_code.co_filename) in here:
+        tb = tb.tb_next
+    traceback.print_exception(type(error), error, tb, file=sys.stderr)
+
+
+USAGE = """usage: pystream run [options] (-py FILE | -pym MODULE) [program args...]
+
+Commands:
+  run    run a pystream program (pystream run --help for its options)
+"""
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """The ``pystream`` command."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print(USAGE, end="")
+        return 0 if argv else 2
+    if argv[0] != "run":
+        print("pystream: unknown command %r\n%s" % (argv[0], USAGE), end="", file=sys.stderr)
+        return 2
+    return run(argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

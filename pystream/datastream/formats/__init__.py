@@ -1,0 +1,2 @@
+"""File formats and row serialization schemas (PyFlink's ``pyflink.datastream.formats``):
+``csv``, ``json``, ``parquet``, ``orc``, ``avro``."""

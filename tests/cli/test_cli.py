@@ -1,0 +1,70 @@
+"""``pystream run``: its options, a program with every kind of dependency on local Spark, a
+module program whose job fails."""
+from __future__ import annotations
+
+import pytest
+
+from pystream.cli import main, parser, settings_from, split_program_args
+from tests.remote.materials import materials, pystream_run, result_of, write
+
+
+def test_the_program_arguments_follow_the_program():
+    argv = ["--master", "local[2]", "-py", "job.py", "-p", "3", "--conf", "x"]
+    assert split_program_args(argv) == (["--master", "local[2]", "-py", "job.py"],
+                                        ["-p", "3", "--conf", "x"])
+
+
+def test_options_become_session_settings(monkeypatch):
+    for name in ("PYSTREAM_MASTER", "PYSTREAM_REMOTE", "SPARK_REMOTE", "PYSTREAM_CONF"):
+        monkeypatch.delenv(name, raising=False)
+    p = parser()
+    options = p.parse_args([
+        "--master", "spark://127.0.0.1:7077", "--conf", "spark.executor.memory=1g", "-p", "3",
+        "-pyfs", "/a.py,/libs", "-pyfs", "/b.zip", "-pyreq", "/r.txt#/cache",
+        "-pyarch", "/venv.zip#venv", "-pyexec", "venv/bin/python", "--jars", "/x.jar",
+        "--packages", "g:a:1", "--name", "job", "-pym", "my.job"])
+    s = settings_from(options, p)
+    assert (s.master, s.remote, s.app_name, s.conf, s.py_files, s.requirements, s.archives,
+            s.python_executable, s.jars, s.packages, options.module) == (
+        "spark://127.0.0.1:7077", None, "job",
+        {"spark.executor.memory": "1g", "spark.default.parallelism": "3"},
+        ["/a.py", "/libs", "/b.zip"], "/r.txt#/cache", ["/venv.zip#venv"], "venv/bin/python",
+        ["/x.jar"], ["g:a:1"], "my.job")
+
+
+@pytest.mark.parametrize("argv, message", [
+    ([], "pystream run: error: one of the arguments -py/--python -pym/--pyModule/--py-module "
+         "is required"),
+    (["--remote", "sc://127.0.0.1:15002", "-pyexec", "/usr/bin/python3", "-py", "job.py"],
+     "pystream run: error: -pyexec is not available with --remote: a Spark Connect server runs "
+     "user functions with its own Python (start it with PYSPARK_PYTHON=/usr/bin/python3)"),
+    (["-py", "no_such_job.py"], "pystream run: error: no such program file: no_such_job.py"),
+])
+def test_usage_errors(argv, message, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["run", *argv])
+    assert (exit_.value.code, capsys.readouterr().err.splitlines()[-1]) == (2, message)
+
+
+def test_run_a_program_with_dependencies(tmp_path):
+    """deps_job.py on local Spark: -pyfs, -pyreq, -pyarch, -pyexec inside an archive, and the
+    environment's add_python_file, register_cached_file, add_jars and add_classpaths before
+    the session starts (also run on a cluster and over Spark Connect by tests/remote)."""
+    shipped = materials(tmp_path)
+    done = pystream_run(["--master", "local[2]", *shipped.run_options("archive")],
+                        {"PYSTREAM_CACHE_DIR": str(tmp_path / "cache")})
+    assert result_of(done) == shipped.expected(python="wrapper")
+
+
+def test_a_failing_job_exits_with_its_short_message(tmp_path):
+    write(tmp_path / "mods" / "failing_job.py",
+          "from pystream.datastream import StreamExecutionEnvironment\n\n"
+          "env = StreamExecutionEnvironment.get_execution_environment()\n"
+          "env.from_collection([2, 0]).map(lambda x: 10 // x).print()\n"
+          "env.execute('failing')\n")
+    done = pystream_run(["--master", "local[1]", "-pyfs", "mods", "-pym", "failing_job"],
+                        cwd=tmp_path)
+    assert (done.returncode, done.stderr.splitlines()[:2]) == (1, [
+        "pystream: JobExecutionError: ZeroDivisionError: integer division or modulo by zero "
+        "(in operator 'Map' (failing_job.py:4))",
+        "  record: 0"])
