@@ -9,35 +9,45 @@ import importlib
 import pkgutil
 from typing import Any, Dict, List, Tuple
 
-# (group, module, names or None for the module's __all__, required)
-MODULES: Tuple[Tuple[str, str, Any, bool], ...] = (
-    ("core", "pystream.common", ("Types", "Row", "WatermarkStrategy", "Duration", "Time"), True),
-    ("core", "pystream.datastream", ("StreamExecutionEnvironment", "DataStream", "KeyedStream",
-                                     "RuntimeExecutionMode", "OutputTag"), True),
-    ("common", "pystream.common", None, True),
-    ("functions", "pystream.datastream.functions", None, True),
-    ("state", "pystream.datastream.state", None, True),
-    ("windows", "pystream.datastream.window", None, False),
-    ("connectors", "pystream.datastream.connectors", None, True),
+CORE = ("env", "spark", "Types", "Row", "WatermarkStrategy", "Duration", "Time",
+        "StreamExecutionEnvironment", "DataStream", "KeyedStream", "WindowedStream",
+        "RuntimeExecutionMode", "OutputTag")
+
+# (group, module or package of modules, the names the banner shows): every public name
+# (``__all__``) of each module is preloaded, in the first group that has it (CORE's in core)
+GROUPS: Tuple[Tuple[str, str, Tuple[str, ...]], ...] = (
+    ("common", "pystream.common", ("Configuration", "SimpleStringSchema", "JobStatus")),
+    ("functions", "pystream.datastream.functions",
+     ("MapFunction", "FlatMapFunction", "ReduceFunction", "AggregateFunction",
+      "KeyedProcessFunction", "ProcessWindowFunction")),
+    ("state", "pystream.datastream.state",
+     ("ValueStateDescriptor", "ListStateDescriptor", "MapStateDescriptor",
+      "ReducingStateDescriptor", "AggregatingStateDescriptor", "StateTtlConfig")),
+    ("windows", "pystream.datastream.window",
+     ("TumblingEventTimeWindows", "SlidingEventTimeWindows", "EventTimeSessionWindows",
+      "TumblingProcessingTimeWindows", "CountTumblingWindowAssigner", "GlobalWindows")),
+    ("connectors", "pystream.datastream.connectors",
+     ("DataGeneratorSource", "NumberSequenceSource", "FileSource", "FileSink", "KafkaSource",
+      "KafkaSink", "JdbcSink")),
+    ("formats", "pystream.datastream.formats",
+     ("CsvSchema", "CsvReaderFormat", "JsonReaderFormat", "AvroSchema")),
+    ("datastream", "pystream.datastream", ()),
+    ("datastream", "pystream.datastream.windowing", ()),
 )
-_INTERNAL_CONNECTOR_MODULES = ("base", "client", "collection")
+_INTERNAL_MODULES = ("base", "client", "collection")
 
 
-def _public(module) -> List[str]:
-    return [n for n in getattr(module, "__all__", []) if not n.startswith("_")]
-
-
-def _connector_modules() -> List[Any]:
-    """Connector modules (kafka, file_system, ...) with their own ``__all__``."""
-    import pystream.datastream.connectors as connectors
-
-    found = []
-    for info in pkgutil.iter_modules(connectors.__path__):
-        if info.name.startswith("_") or info.name in _INTERNAL_CONNECTOR_MODULES:
+def _modules(name: str) -> List[Any]:
+    """The module ``name``, then the public modules of the package (connectors, formats)
+    that import (a connector whose client library is missing is left out)."""
+    package = importlib.import_module(name)
+    found = [package]
+    for info in pkgutil.iter_modules(getattr(package, "__path__", [])):
+        if info.name.startswith("_") or info.name in _INTERNAL_MODULES:
             continue
         try:
-            found.append(importlib.import_module("%s.%s" % (connectors.__name__, info.name)))
-        except ImportError:  # a connector whose client library is missing
+            found.append(importlib.import_module("%s.%s" % (name, info.name)))
+        except ImportError:
             continue
     return found
 
@@ -45,20 +55,14 @@ def _connector_modules() -> List[Any]:
 def api_names() -> Dict[str, Dict[str, Any]]:
     """pystream's preloaded API names, by group (core, common, functions, state, ...)."""
     groups: Dict[str, Dict[str, Any]] = {}
-    seen = set()
-    for group, module_name, names, required in MODULES:
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError:
-            if required:
-                raise
-            continue
-        modules = [module] + (_connector_modules() if group == "connectors" else [])
-        for mod in modules:
-            for name in (names if names is not None else _public(mod)):
-                if name not in seen and hasattr(mod, name):
-                    seen.add(name)
-                    groups.setdefault(group, {})[name] = getattr(mod, name)
+    found: Dict[str, Tuple[str, Any]] = {}
+    for group, module_name, _ in GROUPS:
+        for module in _modules(module_name):
+            for name in getattr(module, "__all__", ()):
+                if not name.startswith("_") and name not in found and hasattr(module, name):
+                    found[name] = ("core" if name in CORE else group, getattr(module, name))
+    for name, (group, value) in found.items():
+        groups.setdefault(group, {})[name] = value
     return groups
 
 
@@ -75,26 +79,18 @@ def preload(spark: Any = None) -> Dict[str, Any]:
     return names
 
 
-BANNER_FUNCTIONS = ("MapFunction", "FlatMapFunction", "FilterFunction", "ReduceFunction",
-                    "ProcessFunction", "KeyedProcessFunction")
-
-
 def banner_groups() -> List[Tuple[str, List[str]]]:
-    """The preloaded names as the banner lists them: (label, names), long groups cut short."""
+    """The preloaded names as the banner lists them: (label, names); the core names, then
+    a few of each group and how many it has."""
     groups = api_names()
-    functions = [n for n in groups.get("functions", {}) if n.endswith("Function")]
-    listed = [
-        ("core", ["env", "spark"] + list(groups.get("core", {}))),
-        ("functions", [n for n in BANNER_FUNCTIONS if n in functions]
-         + ["… (%d in all)" % len(functions)]),
-        ("state", [n for n in groups.get("state", {}) if n.endswith("StateDescriptor")
-                   and n != "StateDescriptor"] + ["StateTtlConfig"]),
-    ]
-    for group in ("windows", "connectors"):
-        if groups.get(group):
-            listed.append((group, list(groups[group])))
-    common = list(groups.get("common", {}))
-    listed.append(("common", common[:4] + ["… (%d in all)" % len(common)]))
+    listed = [("core", [n for n in CORE if n in groups["core"] or n in ("env", "spark")])]
+    for group, _, shown in GROUPS:
+        names = groups.get(group, {})
+        featured = [n for n in shown if n in names]
+        if not featured:
+            continue
+        more = "… (%d in all)" % len(names) if len(names) > len(featured) else None
+        listed.append((group, featured + ([more] if more else [])))
     return listed
 
 
