@@ -46,16 +46,28 @@ def describe(node) -> str:
     if isinstance(node, graph.KeyBy):
         return "KeyBy · %s%s" % (_function_name(node.key_selector), origin)
     if isinstance(node, graph.Keyed):
-        inner = getattr(node.function, "function", None)
-        what = type(node.function).__name__
-        if inner is not None:
-            what += "(%s)" % _function_name(inner)
-        return "%s · %s%s" % (node.meta.name, what, origin)
+        return "%s · %s%s" % (node.meta.name, keyed_function(node.function), origin)
     if isinstance(node, graph.AssignTimestamps):
         return "Timestamps/Watermarks · %r%s" % (node.strategy, origin)
     if isinstance(node, graph.Sink):
         return "Sink: %s · %r" % (node.meta.name, node.sink)
     return "%s%s" % (node.meta.name, origin)
+
+
+def keyed_function(function) -> str:
+    """A keyed operator's function: the user's class, pystream's adapter around the user's
+    function (``RollingReduce(add)``), or a window's assigner, trigger and functions."""
+    assigner = getattr(function, "assigner", None)
+    if assigner is None:
+        inner = getattr(function, "function", None)
+        name = type(function).__name__
+        return name if inner is None else "%s(%s)" % (name, _function_name(inner))
+    contents = function.contents_descriptor
+    user = [f for f in (getattr(contents, "get_reduce_function", lambda: None)(),
+                        getattr(contents, "get_agg_function", lambda: None)(),
+                        function.function.function) if f is not None]
+    return " · ".join(["%r" % assigner, type(function.trigger).__name__]
+                      + [_function_name(f) for f in user])
 
 
 def runs_python(node) -> bool:
