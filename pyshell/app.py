@@ -26,6 +26,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             print(version_text())
             return 0
         launcher.check(options.settings)
+        if options.init_file and not os.path.isfile(options.init_file):
+            raise StartupError("File %s (from -i) does not exist." % options.init_file)
+        launcher.install_py_files(options.settings)
     except StartupError as e:
         print(cannot_start(e), file=sys.stderr)
         return 1
@@ -41,8 +44,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 def version_text() -> str:
     v = launcher.versions()
-    return "pystream-shell %s (pystream %s, Spark %s, Python %s)" % (
-        v["pystream"], v["pystream"], v["spark"], v["python"])
+    return "pystream-shell %s (Spark %s, Python %s)" % (v["pystream"], v["spark"],
+                                                        v["python"])
 
 
 def cannot_start(error: BaseException) -> str:

@@ -13,7 +13,7 @@ import importlib.util
 import os
 import re
 import socket
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Dict, List, Mapping, Optional, Sequence
 
 from pyshell.errors import StartupError
@@ -71,6 +71,11 @@ def _split(text: Optional[str]) -> List[str]:
     return [part.strip() for part in (text or "").split(",") if part.strip()]
 
 
+def _absolute(path: str, base: str) -> str:
+    """``path`` relative to ``base`` (URLs as they are)."""
+    return path if "://" in path else os.path.join(base, os.path.expanduser(path))
+
+
 def _pairs(items: Sequence[str], what: str) -> Dict[str, str]:
     conf = {}
     for item in items:
@@ -98,7 +103,8 @@ def config_file_path(explicit: Optional[str], environ: Mapping[str, str]) -> Opt
 
 def read_config_file(path: str) -> dict:
     """The settings in an INI file: a ``[shell]`` section (master, remote, name, py_files,
-    jars, packages, init, banner) and a ``[conf]`` section of Spark configurations."""
+    jars, packages, init, banner; paths relative to the file) and a ``[conf]`` section of
+    Spark configurations."""
     parser = configparser.ConfigParser(interpolation=None)
     parser.optionxform = str  # Spark keys are case-sensitive
     try:
@@ -107,9 +113,13 @@ def read_config_file(path: str) -> dict:
         raise StartupError("Cannot read config file %s: %s" % (path, e)) from None
     shell = dict(parser["shell"]) if parser.has_section("shell") else {}
     values: dict = {k: v for k, v in shell.items() if v.strip()}
+    here = os.path.dirname(os.path.abspath(path))  # the file's paths are relative to it
     for key in _LIST_KEYS:
         if key in values:
-            values[key] = _split(values[key])
+            values[key] = [_absolute(p, here) if key != "packages" else p
+                           for p in _split(values[key])]
+    if "init" in values:
+        values["init_file"] = _absolute(values.pop("init"), here)
     if "banner" in values:
         values["banner"] = parser.getboolean("shell", "banner")
     if parser.has_section("conf"):
@@ -170,13 +180,15 @@ def parse_options(argv: Sequence[str], environ: Mapping[str, str] = os.environ
     args = argument_parser().parse_args(list(argv))
     path = config_file_path(args.config, environ)
     file_values = read_config_file(path) if path else {}
-    if "init" in file_values:
-        file_values["init_file"] = file_values.pop("init")
     values = merge(file_values, env_values(environ), cli_values(args))
-    settings = SessionSettings(
+    cwd = os.getcwd()
+    # PYSTREAM_REQUIREMENTS, _ARCHIVES, _PYTHON_EXECUTABLE, _CLASSPATHS as `pystream run`
+    settings = replace(
+        SessionSettings.from_env(environ),
         master=values.get("master"), remote=values.get("remote"),
         app_name=values.get("name", DEFAULT_NAME), conf=values["conf"],
-        py_files=values.get("py_files", []), jars=values.get("jars", []),
+        py_files=[_absolute(p, cwd) for p in values.get("py_files", [])],
+        jars=[_absolute(p, cwd) for p in values.get("jars", [])],
         packages=values.get("packages", []))
     return ShellOptions(settings=settings, init_file=values.get("init_file"),
                         code=values.get("code"), banner=values.get("banner", True),
@@ -315,15 +327,27 @@ def check_master(url: str) -> None:
 
 def check(settings: SessionSettings, environ: Mapping[str, str] = os.environ) -> None:
     """Raise ``StartupError`` if the session cannot start; quick, and never starts Spark."""
+    for path in settings.py_files + settings.jars:
+        if "://" not in path and not os.path.exists(path):
+            raise StartupError("File %s (from --py-files/--jars) does not exist." % path)
     if settings.is_remote:
         check_remote(settings.remote)
         return
     check_master(settings.effective_master)
     check_java()
     check_spark(environ)
-    for path in settings.py_files + settings.jars:
-        if "://" not in path and not os.path.exists(path):
-            raise StartupError("File %s (from --py-files/--jars) does not exist." % path)
+
+
+def install_py_files(settings: SessionSettings) -> None:
+    """Make the --py-files importable in the shell too (jobs ship them to the workers)."""
+    if settings.py_files:
+        from pystream.dependencies import client_bundle
+        from pystream.errors import PystreamError
+
+        try:
+            client_bundle(settings.py_files).install()
+        except PystreamError as e:
+            raise StartupError(str(e)) from None
 
 
 def describe_target(settings: SessionSettings) -> str:

@@ -17,7 +17,7 @@ def test_command_line_beats_environment_beats_config_file(tmp_path):
     options = parse_options(["--conf", "spark.c=cli", "--name", "cli", "--no-banner"], environ)
     s = options.settings
     got = (s.master, s.remote, s.app_name, s.py_files, s.conf, options.banner)
-    assert got == ("local[3]", None, "cli", ["a.py", "b.zip"],
+    assert got == ("local[3]", None, "cli", [str(tmp_path / "a.py"), str(tmp_path / "b.zip")],
                    {"spark.a": "file", "spark.b": "env", "spark.CaseKept": "x",
                     "spark.c": "cli"}, False)
 
@@ -55,8 +55,8 @@ def test_connect_urls():
                                                                            ("h", 1)]
 
 
-def run_shell(*args):
-    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": ROOT, "HOME": "/tmp"}
+def run_shell(*args, **environ):
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": ROOT, "HOME": "/tmp", **environ}
     return subprocess.run([sys.executable, "-m", "pyshell", *args], capture_output=True,
                           text=True, env=env, timeout=60)
 
@@ -79,6 +79,16 @@ def test_bad_master_url_is_a_one_screen_message():
 def test_unreachable_standalone_master():
     done = run_shell("--master", "spark://127.0.0.1:%d" % free_port())
     assert done.returncode == 1 and "is not reachable" in done.stderr
+
+
+def test_too_old_java_is_a_one_screen_message(tmp_path):
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "java").write_text("")
+    (tmp_path / "release").write_text('JAVA_VERSION="11.0.2"\n')
+    done = run_shell(JAVA_HOME=str(tmp_path))
+    assert (done.returncode, done.stderr.splitlines()[:2]) == (
+        1, ["pystream-shell: cannot start Spark.",
+            "  Java 11 found at %s, but Spark 4 needs Java 17 or 21." % tmp_path])
 
 
 def test_version_starts_nothing():
