@@ -3,8 +3,9 @@
 ``SparkStarter`` starts the session (``pystream.session.get_session``), announces it in one
 line, then warms up the streaming path (``pyshell.warmup``) so the first ``%preview`` does not
 pay Spark's first-query cost (a preview started meanwhile runs next to the warm-up and
-shares what it has warmed). Whoever needs Spark calls ``session()``: it waits, with a
-one-line "waiting for Spark…" note instead of a silent hang.
+shares what it has warmed). A session that was already running (``%load_ext pyshell`` in a
+notebook that used Spark) is not warmed up. Whoever needs Spark calls ``session()``: it
+waits, with a one-line "waiting for Spark…" note instead of a silent hang.
 ``shutdown()`` stops every query and job, the session and its JVM.
 """
 from __future__ import annotations
@@ -54,6 +55,7 @@ class SparkStarter:
     def _run(self) -> None:
         from pystream import session
 
+        started_here = session.active_session() is None
         try:
             spark = session.get_session()
         except BaseException as e:  # noqa: BLE001 - reported to whoever waits
@@ -71,7 +73,7 @@ class SparkStarter:
         for callback in callbacks:
             callback(spark)
         try:
-            if self.warm_up and not self.closing.is_set():
+            if self.warm_up and started_here and not self.closing.is_set():
                 from pyshell.warmup import warm_up
 
                 warm_up(self.closing)

@@ -4,15 +4,22 @@ import time
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
-from pyshell.extension import load
 from pystream.common import Types
 
 
 @pytest.fixture(scope="module")
 def ip():
+    """Plain IPython with ``%load_ext pyshell`` (no warm-up: the session is already up)."""
     shell = InteractiveShell.instance()
-    load(shell, warm_up=False)
+    shell.run_line_magic("load_ext", "pyshell")
     return shell
+
+
+def test_load_ext_preloads_the_api(ip):
+    names = {"env", "spark", "Types", "WatermarkStrategy", "KeyedProcessFunction",
+             "ValueStateDescriptor", "TumblingEventTimeWindows", "DataGeneratorSource",
+             "FileSource", "KafkaSource", "CsvSchema"}
+    assert sorted(names - set(ip.user_ns)) == []
 
 
 def test_preview_line_and_cell_forms(ip, streaming_env):
@@ -62,9 +69,13 @@ def test_jobs_lists_a_running_job_and_stop_cancels_it(ip, streaming_env, capsys)
     assert ([("clicks" in line) for line in lines[2:3]], lines[-1]) == ([True], "No running jobs.")
 
 
-def test_a_failing_job_in_a_cell_is_a_short_error(ip, streaming_env, capsys):
+def test_a_failing_function_is_a_short_error_in_a_magic_and_in_a_cell(ip, streaming_env,
+                                                                     capsys):
     ip.user_ns["bad"] = streaming_env.from_collection([1, 2], Types.LONG()).map(lambda v: v // 0)
+    ip.run_line_magic("preview", "bad")
+    in_magic = capsys.readouterr().err
     result = ip.run_cell("bad.execute_and_collect(limit=2)")
-    err = capsys.readouterr().err
-    assert (result.success, err.startswith("Job failed: ZeroDivisionError"),
-            "Traceback (most recent" in err) == (False, True, False)
+    in_cell = capsys.readouterr().err
+    assert [(e.startswith("Job failed: ZeroDivisionError"), "Traceback (most" in e)
+            for e in (in_magic, in_cell)] + [result.success] == [(True, False), (True, False),
+                                                                   False]
