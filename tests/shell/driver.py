@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import socket
 import sys
 import time
@@ -108,5 +109,12 @@ class Shell:
         return self.child.exitstatus
 
     def kill(self) -> None:
+        """End the shell and everything it started (its JVM, Spark's Python workers)."""
         if self.child.isalive():
+            below = descendants(self.child.pid)
             self.child.terminate(force=True)
+            for pid in below:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
