@@ -76,6 +76,12 @@ def test_bad_master_url_is_a_one_screen_message():
         1, ["pystream-shell: cannot start Spark.", "  Bad master URL 'spark//nowhere'."])
 
 
+def test_missing_init_file(tmp_path):
+    done = run_shell("-i", str(tmp_path / "init.py"))
+    assert (done.returncode, done.stderr.splitlines()[1:]) == (
+        1, ["  File %s (from -i) does not exist." % (tmp_path / "init.py")])
+
+
 def test_unreachable_standalone_master():
     done = run_shell("--master", "spark://127.0.0.1:%d" % free_port())
     assert done.returncode == 1 and "is not reachable" in done.stderr
