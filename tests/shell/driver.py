@@ -94,10 +94,11 @@ class Shell:
         """Type ``line``, press Ctrl-C once ``pattern`` shows; the output until the prompt."""
         self.child.sendline(line)
         self.child.expect(pattern)
+        shown = self.child.before + self.child.after
         self.child.sendintr()
         self.number += 1
         self.child.expect(prompt(self.number))
-        return plain(self.child.before)
+        return plain(shown + self.child.before)
 
     def java_processes(self) -> List[int]:
         return [p for p in descendants(self.child.pid) if command_name(p) == "java"]
