@@ -82,7 +82,11 @@ def test_watch_shows_the_watermark_of_an_event_time_stream(streaming_env, spark)
         if re.search(r"watermark 1970-01-01T00:00:\d\d\.999Z", frame):
             cancel.cancel()
 
-    threading.Timer(300, cancel.cancel, args=("timeout",)).start()  # never hang the suite
-    closing = watch(ds, 3, cancel, show, refresh=0.2)
+    timer = threading.Timer(300, cancel.cancel, args=("timeout",))  # never hang the suite
+    timer.start()
+    try:
+        closing = watch(ds, 3, cancel, show, refresh=0.2)
+    finally:
+        timer.cancel()  # or the test run waits for it at exit
     assert (closing.split(" · ")[0], preview_queries(spark)) == \
         ("stopped: interrupted (Ctrl-C)", [])
