@@ -54,9 +54,13 @@ def test_failing_function_is_a_short_error_and_the_query_stops(streaming_env, sp
 
 def test_ctrl_c_stops_the_query(streaming_env, spark):
     ds = generator(streaming_env, rows_per_second=5)
-    threading.Timer(4, _thread.interrupt_main).start()  # what Ctrl-C does
-    result = run_interruptible(
-        lambda cancel: preview(ds, Limits(n=10 ** 6, timeout=300, idle=None), cancel))
+    ctrl_c = threading.Timer(4, _thread.interrupt_main)  # what Ctrl-C does
+    ctrl_c.start()
+    try:
+        result = run_interruptible(
+            lambda cancel: preview(ds, Limits(n=10 ** 6, timeout=300, idle=None), cancel))
+    finally:
+        ctrl_c.cancel()  # never into a later test
     assert (result.reason, preview_queries(spark)) == ("interrupted", [])
 
 
