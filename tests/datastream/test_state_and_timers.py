@@ -196,3 +196,17 @@ def test_an_exception_in_on_timer_names_the_operator_and_the_timer(env):
     message = str(failure.value)
     assert ("timer went off" in message, "'alarm'" in message, "timer@" in message) == \
         (True, True, True)
+
+
+def test_a_bounded_job_ends_with_processing_time_timers_pending(streaming_env):
+    class Later(KeyedProcessFunction):
+        def process_element(self, value, ctx):
+            service = ctx.timer_service()
+            service.register_processing_time_timer(service.current_processing_time() + 60000)
+            yield value
+
+        def on_timer(self, timestamp, ctx):
+            yield "timer"
+
+    ds = streaming_env.from_collection([1, 2, 3]).key_by(lambda x: x % 2).process(Later())
+    assert collect_sorted(ds) == [1, 2, 3]
