@@ -21,6 +21,8 @@ from pystream.datastream.window import (
     GlobalWindows,
     SessionWindowTimeGapExtractor,
     SlidingEventTimeWindows,
+    Trigger,
+    TriggerResult,
     TumblingEventTimeWindows,
 )
 from pystream.errors import JobExecutionError
@@ -166,3 +168,27 @@ def test_window_on_a_stream_without_timestamps_fails_clearly(streaming_env):
     with pytest.raises(JobExecutionError, match="assign_timestamps_and_watermarks") as failure:
         collect_sorted(ds)
     assert "Window(Reduce)" in str(failure.value)
+
+
+def test_custom_trigger(env):
+    class AtLeast4(Trigger):
+        def on_element(self, element, timestamp, window, ctx):
+            return TriggerResult.FIRE_AND_PURGE if element[1] >= 4 else TriggerResult.CONTINUE
+
+        def on_processing_time(self, time, window, ctx):
+            return TriggerResult.CONTINUE
+
+        def on_event_time(self, time, window, ctx):
+            return TriggerResult.CONTINUE
+
+        def on_merge(self, window, ctx):
+            pass
+
+        def clear(self, window, ctx):
+            pass
+
+    ds = keyed(env).window(GlobalWindows.create()).trigger(AtLeast4()) \
+        .reduce(lambda a, b: (a[0], a[1] + b[1], b[2]))
+    b = [("b", 10, 4000), ("b", 5, 11000)] if is_batch(env) else [("b", 8, 11000),
+                                                                  ("b", 7, 4000)]
+    assert collect_sorted(ds) == ordered([("a", 7, 6000), ("a", 6, 12500), ("a", 8, 30000), *b])
