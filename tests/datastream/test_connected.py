@@ -236,3 +236,32 @@ class KeyedForward(KeyedBroadcastProcessFunction):
 
     def process_broadcast_element(self, value, ctx):
         pass
+
+
+def test_apply_to_keyed_state_reaches_every_key_of_the_instance():
+    """A pystream extension (Flink Java has it, PyFlink not); run on the host directly."""
+    from pystream.runtime.context import TaskInfo
+    from pystream.runtime.keyed import KeyedHost
+    from pystream.runtime.keyed_broadcast import BroadcastOperator
+    from pystream.runtime.state import DictBackend
+
+    count = ValueStateDescriptor("count", Types.INT())
+
+    class Scale(KeyedBroadcastProcessFunction):
+        def open(self, runtime_context):
+            self.count = runtime_context.get_state(count)
+
+        def process_element(self, value, ctx):
+            self.count.update((self.count.value() or 0) + 1)
+            yield ctx.get_current_key(), self.count.value()
+
+        def process_broadcast_element(self, value, ctx):
+            ctx.apply_to_keyed_state(count, lambda key, state: state.update(state.value() * value))
+
+    host = KeyedHost(BroadcastOperator(Scale(), [RULES], lambda v: v), TaskInfo("t", 1, 128), "t")
+    host.open()
+    host.set_key(0, DictBackend())
+    host.process_run(["x", "y", "x"], [None] * 3, 0)
+    host.process_run([10], [None], 1)
+    host.process_run(["y"], [None], 0)
+    assert [value for _, value, _ in host.drain()] == [("x", 1), ("y", 1), ("x", 2), ("y", 11)]
