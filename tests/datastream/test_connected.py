@@ -265,3 +265,34 @@ def test_apply_to_keyed_state_reaches_every_key_of_the_instance():
     host.process_run([10], [None], 1)
     host.process_run(["y"], [None], 0)
     assert [value for _, value, _ in host.drain()] == [("x", 1), ("y", 1), ("x", 2), ("y", 11)]
+
+
+def test_broadcast_state_outlives_micro_batches_and_goes_first_within_one():
+    """STREAMING mode's processor on Spark's TwsTester: one key group, three micro-batches."""
+    import pickle
+
+    from pyspark.sql import Row as SparkRow
+    from pyspark.sql.streaming.tws_tester import TwsTester
+
+    from pystream.runtime.context import TaskInfo
+    from pystream.runtime.keyed_broadcast import BroadcastOperator, group_keys
+    from pystream.runtime.keyed_stream import KeyedProcessor
+
+    class Lookup(BroadcastProcessFunction):
+        def process_element(self, value, ctx):
+            yield value, ctx.get_broadcast_state(RULES).get(value)
+
+        def process_broadcast_element(self, value, ctx):
+            ctx.get_broadcast_state(RULES).put(*value)
+
+    columns = ("__key", "value", "__input")
+    processor = KeyedProcessor(BroadcastOperator(Lookup(), [RULES]), TaskInfo("t", 1, 128),
+                               "t", columns, False, "None", broadcast_first=True)
+    tester, group = TwsTester(processor), group_keys(1)[0]
+
+    def batch(*rows):
+        rows = [SparkRow(__key=group, value=pickle.dumps(v), __input=i) for v, i in rows]
+        return [pickle.loads(r.value) for r in tester.test(group, rows)]
+
+    assert batch((("x", 10), 1)) + batch(("x", 0), ("y", 0), (("y", 20), 1)) + \
+        batch(("y", 0)) == [("x", 10), ("y", 20), ("y", 20)]
