@@ -296,3 +296,21 @@ def test_broadcast_state_outlives_micro_batches_and_goes_first_within_one():
 
     assert batch((("x", 10), 1)) + batch(("x", 0), ("y", 0), (("y", 20), 1)) + \
         batch(("y", 0)) == [("x", 10), ("y", 20), ("y", 20)]
+
+
+@pytest.mark.xfail(strict=True, reason="STREAMING: a union of a keyed operator's main output "
+                   "with its own side output loses the timer outputs of the union's second "
+                   "branch (also for one-input keyed operators)")
+def test_union_of_main_and_side_output_with_timers(streaming_env):
+    late = OutputTag("late", Types.STRING())
+
+    class Report(Match):
+        def on_timer(self, timestamp, ctx):
+            for value in super().on_timer(timestamp, ctx):
+                yield late, "%s unpaid" % value[1]
+
+    orders = timed(streaming_env, [("a", 1), ("c", 3)])
+    payments = timed(streaming_env, [("a", 6)])
+    ds = orders.connect(payments).key_by(lambda o: o[0], lambda p: p[0]).process(Report())
+    paid = ds.map(lambda v: "%s %s" % v[:2], Types.STRING())
+    assert collect_sorted(paid.union(ds.get_side_output(late))) == ["c unpaid", "paid a"]
