@@ -116,6 +116,14 @@ class _Context(KeyedProcessFunction.OnTimerContext, KeyedCoProcessFunction.OnTim
         self._host.emit(output_tag.tag_id, value, self._timestamp)
 
 
+class HostedFunction:
+    """A pystream keyed function that reaches into its host (state scopes, timers):
+    ``attach(host)`` runs before ``open``."""
+
+    def attach(self, host: "KeyedHost") -> None:
+        self.host = host
+
+
 class KeyedHost:
     """Runs one keyed function; ``native`` is the timer domain the driver fires itself."""
 
@@ -148,6 +156,8 @@ class KeyedHost:
     # -- lifecycle
 
     def open(self) -> None:
+        if isinstance(self.function, HostedFunction):
+            self.function.attach(self)
         ctx = StreamingRuntimeContext(self.info, state=StateAccess(self))
         try:
             self.function.open(ctx)

@@ -75,8 +75,9 @@ class KeyedProcessor(StatefulProcessor):
 
     def __init__(self, function: Any, info: TaskInfo, label: str, columns: Tuple[str, ...],
                  timestamped: bool, time_mode: str, side_tags: tuple = (),
-                 output_type: Optional[TypeInformation] = None):
+                 output_type: Optional[TypeInformation] = None, broadcast_first: bool = False):
         self.function = function
+        self.broadcast_first = broadcast_first  # input 1's rows of a micro-batch go first
         # records of simple types go out as typed columns, others pickled in ``value``
         self.output_type = output_type if not side_tags and output_type is not None \
             and records.spark_row_fields(output_type) is not None else None
@@ -145,6 +146,8 @@ class KeyedProcessor(StatefulProcessor):
             host.process_run(values, stamps)
         else:
             indexed = zip((r[input_at] for r in rows), values, stamps)
+            if self.broadcast_first:
+                indexed = sorted(indexed, key=lambda r: -r[0])  # stable: keeps each input's order
             for index, run in groupby(indexed, key=lambda r: r[0]):
                 run = list(run)
                 host.process_run([r[1] for r in run], [r[2] for r in run], index)
