@@ -16,7 +16,7 @@ from typing import Any, Iterator, Optional, Tuple
 from pyspark.sql import Row as SparkRow
 from pyspark.sql.streaming import StatefulProcessor, StatefulProcessorHandle
 
-from pystream.common.typeinfo import TypeInformation
+from pystream.common.typeinfo import TypeInformation, _CompositeTypeInfo
 from pystream.runtime import records
 from pystream.runtime.context import TaskInfo
 from pystream.runtime.errors import operator_failure
@@ -25,9 +25,9 @@ from pystream.runtime.keyed import (
     MAX_WATERMARK,
     MIN_WATERMARK,
     PROCESSING,
+    Frozen,
     KeyedHost,
     frozen_bytes,
-    thaw,
 )
 from pystream.runtime.layout import TAG
 from pystream.runtime.records import PICKLE_PROTOCOL, VALUE_COLUMN
@@ -167,37 +167,60 @@ class KeyedProcessor(StatefulProcessor):
         if self.output_type is not None:
             yield from self._typed_rows(emitted)
             return
-        tagged, timestamped = bool(self.side_tags), self.timestamped
+        row, new = self._output_row(), tuple.__new__
+        tagged, timestamped, side_tags = bool(self.side_tags), self.timestamped, self.side_tags
         for tag, value, ts in emitted:
-            if tag is not None and tag not in self.side_tags:
+            if tag is not None and tag not in side_tags:
                 continue
-            fields = {VALUE_COLUMN: frozen_bytes(value)}
+            fields = (frozen_bytes(value),)
             if timestamped:
-                fields[TS_MILLIS] = ts
+                fields += (ts,)
             if tagged:
-                fields[TAG] = tag
-            yield SparkRow(**fields)
+                fields += (tag,)
+            yield new(row, fields)
 
     def _typed_rows(self, emitted) -> Iterator[SparkRow]:
-        fields_of = records.spark_row_fields(self.output_type)
         fits = value_checker(self.output_type)
-        timestamped = self.timestamped
+        composite = isinstance(self.output_type, _CompositeTypeInfo)
+        row, new, timestamped = self._output_row(), tuple.__new__, self.timestamped
         for tag, value, ts in emitted:
             if tag is not None:
                 continue
-            value = thaw(value)
+            if type(value) is Frozen:
+                value = pickle.loads(value)
             if value is None or not fits(value):
                 error = records.RecordTypeError(value, self.output_type)
                 raise operator_failure(error, self.label, value)
-            fields = fields_of(value)
+            fields = tuple(value) if composite else (value,)
             if timestamped:
-                fields[TS_MILLIS] = ts
-            yield SparkRow(**fields)
+                fields += (ts,)
+            yield new(row, fields)
+
+    def _output_row(self) -> type:
+        """The class of output rows: Rows built from a tuple of the output columns' values
+        (PySpark reads the rows of transformWithState with ``asDict``)."""
+        if getattr(self, "_row_class", None) is None:
+            self._row_class = _row_class(self.output_schema().fieldNames())
+        return self._row_class
 
     def close(self) -> None:
         if getattr(self, "_host", None) is not None:
             self._host.close()
             self._host = None
+
+
+def _row_class(names) -> type:
+    """A Row class with the fixed fields ``names``: ``tuple.__new__(cls, values)`` makes one
+    without Row's keyword handling, and ``asDict`` is a plain zip (the values are column
+    values already: no nested Rows to convert)."""
+
+    class OutputRow(SparkRow):
+        __fields__ = list(names)
+
+        def asDict(self, recursive: bool = False) -> dict:
+            return dict(zip(self.__fields__, self))
+
+    return OutputRow
 
 
 __all__ = ["KeyedProcessor", "TS_MILLIS", "INPUT", "MAX_WATERMARK"]
