@@ -53,7 +53,7 @@ def freeze(value):
     """``value`` itself when it cannot change (numbers, strings, tuples of them), else a
     pickled snapshot (``Frozen``)."""
     kind = type(value)
-    if kind in _IMMUTABLE or (kind is tuple and all(type(v) in _IMMUTABLE for v in value)):
+    if kind in _IMMUTABLE or (kind is tuple and _IMMUTABLE.issuperset(map(type, value))):
         return value
     return Frozen(pickle.dumps(value, PICKLE_PROTOCOL))
 
@@ -173,8 +173,7 @@ class KeyedHost:
         """
         run = getattr(self.function, "process_run", None)
         if run is None or input_index:
-            for value, timestamp in zip(values, timestamps):
-                self.process(value, timestamp, input_index)
+            self._process_each(values, timestamps, input_index)
             return
         ctx = self._ctx
         ctx._domain = None
@@ -182,6 +181,18 @@ class KeyedHost:
             run(values, timestamps, ctx, self.emit)
         except Exception as e:  # noqa: BLE001 - any user error is reported
             raise operator_failure(e, self.label) from None
+
+    def _process_each(self, values: list, timestamps: list, input_index: int) -> None:
+        """``process`` for each element, with the lookups done once."""
+        ctx, element, collect = self._ctx, self._elements[input_index], self._collect
+        ctx._domain = None
+        value = None
+        try:
+            for value, timestamp in zip(values, timestamps):
+                ctx._timestamp = timestamp
+                collect(element(value, ctx), timestamp)
+        except Exception as e:  # noqa: BLE001 - any user error is reported
+            raise operator_failure(e, self.label, value) from None
 
     def process(self, value, timestamp: Optional[int], input_index: int = 0) -> None:
         ctx = self._ctx
@@ -272,14 +283,17 @@ class KeyedHost:
     def _collect(self, result, timestamp: Optional[int]) -> None:
         if result is None:
             return
+        append = self.out.append
         for item in result:
             kind = type(item)
-            if kind is tuple and len(item) == 2 and isinstance(item[0], OutputTag):
+            if kind in _IMMUTABLE:
+                append((None, item, timestamp))
+            elif kind is tuple and len(item) == 2 and isinstance(item[0], OutputTag):
                 self.emit(item[0].tag_id, item[1], timestamp)
             elif kind is Timestamped:
                 self.emit(None, item.value, item.timestamp)
             else:
-                self.emit(None, item, timestamp)
+                append((None, freeze(item), timestamp))
 
     def drain(self) -> List[Emitted]:
         out, self.out = self.out, []
