@@ -11,7 +11,7 @@ from __future__ import annotations
 import pickle
 import time
 from itertools import groupby
-from typing import Any, Iterator, Optional, Tuple
+from typing import Any, Iterable, Iterator, Optional, Tuple
 
 from pyspark.sql import Row as SparkRow
 from pyspark.sql.streaming import StatefulProcessor, StatefulProcessorHandle
@@ -27,6 +27,7 @@ from pystream.runtime.keyed import (
     PROCESSING,
     Frozen,
     KeyedHost,
+    NativeTimers,
     frozen_bytes,
 )
 from pystream.runtime.layout import TAG
@@ -63,6 +64,23 @@ class _SparkStateBackend:
 
     def delete(self, name):
         self.map_state.removeKey((name,))
+
+
+class _SparkTimers(NativeTimers):
+    """The current key's timers of the operator's time mode, kept and fired by Spark."""
+
+    def __init__(self, domain: str, handle: StatefulProcessorHandle):
+        self.domain = domain
+        self._handle = handle
+
+    def register(self, timestamp: int) -> None:
+        self._handle.registerTimer(timestamp)
+
+    def delete(self, timestamp: int) -> None:
+        self._handle.deleteTimer(timestamp)
+
+    def list(self) -> Iterable[int]:
+        return self._handle.listTimers()
 
 
 class KeyedProcessor(StatefulProcessor):
@@ -113,16 +131,10 @@ class KeyedProcessor(StatefulProcessor):
 
     def _started_host(self) -> KeyedHost:
         if self._host is None:
-            self._host = KeyedHost(self.function, self.info, self.label, native=self.native,
-                                   on_native_timer=self._native_timer)
+            timers = _SparkTimers(self.native, self._handle) if self.native else None
+            self._host = KeyedHost(self.function, self.info, self.label, native=timers)
             self._host.open()
         return self._host
-
-    def _native_timer(self, domain: str, timestamp: int, register: bool) -> None:
-        if register:
-            self._handle.registerTimer(timestamp)
-        else:
-            self._handle.deleteTimer(timestamp)
 
     def _begin(self, key, timerValues) -> KeyedHost:
         host = self._started_host()
