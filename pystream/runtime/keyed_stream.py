@@ -140,7 +140,8 @@ class KeyedProcessor(StatefulProcessor):
         host = self._started_host()
         host.set_key(pickle.loads(key[0]), self._backend)
         watermark = timerValues.getCurrentWatermarkInMs()
-        host.watermark = MIN_WATERMARK if watermark < 0 else \
+        # Spark's watermark starts at 0 (-1 without event time); Flink's at Long.MIN_VALUE
+        host.watermark = MIN_WATERMARK if watermark <= 0 else \
             MAX_WATERMARK if watermark >= _END_OF_INPUT_WATERMARK else watermark
         return host
 
