@@ -188,8 +188,10 @@ class Compiler:
             return self._keyed_streaming(node, keyed, p, info, tags)
         out = Layout(PICKLED if tags else node.output_type, keyed.layout.timestamped,
                      tagged=bool(tags))
+        # Flink's batch execution sorts a keyed input by key, then by timestamp
+        order = [KEY, TS, "__seq"] if keyed.layout.timestamped else [KEY, "__seq"]
         df = (keyed.df.withColumn("__seq", F.monotonically_increasing_id())
-              .repartition(p, F.col(KEY)).sortWithinPartitions(KEY, "__seq").drop("__seq"))
+              .repartition(p, F.col(KEY)).sortWithinPartitions(*order).drop("__seq"))
         stage = KeyedBatchStage(node.function, info, label, keyed.layout, out, tags)
         df = df.mapInArrow(self.ship(stage), out.spark_schema())
         return keyed.but(df=df, layout=out, type_info=node.output_type, parallelism=p, ops=(),
@@ -208,12 +210,13 @@ class Compiler:
 
         from pystream.compiler.event_time import end_of_input_marker
         from pystream.runtime.keyed_stream import TS_MILLIS, KeyedProcessor
+        from pystream.runtime.layout import millis_column, timestamp_column
 
         time_mode = self.time_mode(node, keyed)
         timestamped = keyed.layout.timestamped
         df, columns = keyed.df, [KEY, VALUE_COLUMN]
         if timestamped:
-            df = df.withColumn(TS_MILLIS, F.unix_millis(F.col(TS)))
+            df = df.withColumn(TS_MILLIS, millis_column(F.col(TS)))
             columns.append(TS_MILLIS)
         watermarked = keyed.watermarked
         if time_mode == "EventTime" and not watermarked:
@@ -230,7 +233,7 @@ class Compiler:
                                                 "Append", time_mode)
         out = Layout(processor.output_type or PICKLED, timestamped=timestamped, tagged=bool(tags))
         if timestamped:
-            df = df.withColumn(TS, F.timestamp_millis(F.col(TS_MILLIS)))
+            df = df.withColumn(TS, timestamp_column(F.col(TS_MILLIS)))
         return keyed.but(df=df.select(*out.columns), layout=out, type_info=node.output_type,
                          parallelism=p, ops=(), chain_open=True, watermarked=watermarked)
 
