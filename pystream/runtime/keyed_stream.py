@@ -196,8 +196,9 @@ class KeyedProcessor(StatefulProcessor):
             yield new(row, fields)
 
     def _typed_rows(self, emitted) -> Iterator[SparkRow]:
-        fits = value_checker(self.output_type)
-        composite = isinstance(self.output_type, _CompositeTypeInfo)
+        if getattr(self, "_fits", None) is None:
+            self._fits = value_checker(self.output_type)
+        fits, composite = self._fits, isinstance(self.output_type, _CompositeTypeInfo)
         row, new, timestamped = self._output_row(), tuple.__new__, self.timestamped
         for tag, value, ts in emitted:
             if tag is not None:
