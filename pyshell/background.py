@@ -2,10 +2,11 @@
 
 ``SparkStarter`` starts the session (``pystream.session.get_session``), announces it in one
 line, then warms up the streaming path (``pyshell.warmup``) so the first ``%preview`` does not
-pay Spark's first-query cost (a preview started meanwhile runs next to the warm-up and
-shares what it has warmed). A session that was already running (``%load_ext pyshell`` in a
-notebook that used Spark) is not warmed up. Whoever needs Spark calls ``session()``: it
-waits, with a one-line "waiting for Spark…" note instead of a silent hang.
+pay Spark's first-query cost. A preview or watch started meanwhile stops the warm-up (on a
+small machine its tasks would wait for the warm-up's; what is warmed so far stays warm). A
+session that was already running (``%load_ext pyshell`` in a notebook that used Spark) is
+not warmed up. Whoever needs Spark calls ``session()``: it waits, with a one-line "waiting
+for Spark…" note instead of a silent hang.
 ``shutdown()`` stops every query and job, the session and its JVM.
 """
 from __future__ import annotations
@@ -16,6 +17,7 @@ import time
 from typing import Callable, Optional
 
 from pyshell.errors import StartupError
+from pyshell.preview import Cancellation
 from pyshell.render import duration
 
 _starter: Optional["SparkStarter"] = None
@@ -42,6 +44,7 @@ class SparkStarter:
         self.ready = threading.Event()  # the session is up (or failed)
         self.warm = threading.Event()  # the warm-up is over (or skipped)
         self.closing = threading.Event()
+        self.warm_up_cancel = Cancellation()
         self._thread: Optional[threading.Thread] = None
         self._on_ready: list = []
         self._lock = threading.Lock()
@@ -76,7 +79,7 @@ class SparkStarter:
             if self.warm_up and started_here and not self.closing.is_set():
                 from pyshell.warmup import warm_up
 
-                warm_up(self.closing)
+                warm_up(self.warm_up_cancel)
         except BaseException:  # noqa: BLE001 - a failed warm-up only costs time later
             pass
         finally:
@@ -111,6 +114,11 @@ class SparkStarter:
 
         return get_session()
 
+    def make_way(self) -> None:
+        """Stop the warm-up (if it still runs): the user's query needs Spark's task slots
+        more than the warm-up does."""
+        self.warm_up_cancel.cancel("the user's query")
+
     # -- the end
 
     def shutdown(self) -> None:
@@ -118,6 +126,7 @@ class SparkStarter:
         from pystream import session
 
         self.closing.set()
+        self.warm_up_cancel.cancel("closing")
         if self._thread is not None and self._thread.is_alive():
             if not self.ready.is_set():
                 self.announce("stopping Spark (it was still starting)…")

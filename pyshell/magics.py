@@ -215,6 +215,7 @@ class PystreamMagics(Magics):
         ds = self._stream(expression, cell)
         limits = Limits(n=args.n, timeout=args.timeout, idle=args.idle or None)
         self._session()
+        self.starter.make_way()
         result = self._run(lambda cancel: preview(ds, limits, cancel, note=_note))
         if result is None:
             return None
@@ -238,6 +239,7 @@ class PystreamMagics(Magics):
         args, expression = self._parse(self.watch, line)
         ds = self._stream(expression, cell)
         self._session()
+        self.starter.make_way()
         out = live_output()
         closing = self._run(lambda cancel: watch(ds, args.n, cancel, out.show, args.refresh))
         if closing:

@@ -3,8 +3,6 @@ the rate source, transformWithState and its state store, the memory sink, a boun
 before the user's first ``%preview`` does."""
 from __future__ import annotations
 
-import threading
-
 from pyshell.preview import Cancellation, Limits, preview
 
 WARM_UP_TIMEOUT = 120.0
@@ -24,23 +22,11 @@ def warm_up_streams(env) -> list:
     return [keyed, bounded]
 
 
-def warm_up(closing: threading.Event) -> None:
-    """Run the warm-up previews; stops early (and stops its query) when ``closing`` is set."""
+def warm_up(cancel: Cancellation) -> None:
+    """Run the warm-up previews until done or ``cancel`` is set (which stops its query)."""
     from pystream.datastream import StreamExecutionEnvironment
 
-    cancel, done = Cancellation(), threading.Event()
-
-    def watch_closing():
-        while not done.wait(0.2):
-            if closing.is_set():
-                cancel.cancel("closing")
-                return
-
-    threading.Thread(target=watch_closing, daemon=True, name="pystream-shell-warmup").start()
-    try:
-        for ds in warm_up_streams(StreamExecutionEnvironment.get_execution_environment()):
-            if cancel.is_set():
-                return
-            preview(ds, Limits(n=2, timeout=WARM_UP_TIMEOUT, idle=None), cancel)
-    finally:
-        done.set()
+    for ds in warm_up_streams(StreamExecutionEnvironment.get_execution_environment()):
+        if cancel.is_set():
+            return
+        preview(ds, Limits(n=2, timeout=WARM_UP_TIMEOUT, idle=None), cancel)

@@ -1,5 +1,6 @@
-"""The real shell in a pseudo-terminal: banner, a preview of an unbounded stream, Ctrl-C on
-a watch, nothing left running, and no JVM left after exit (user errors: test_magics.py)."""
+"""The real shell in a pseudo-terminal: banner, the prompt before Spark (a magic waits for
+it, saying so), a preview of an unbounded stream, Ctrl-C on a watch, nothing left running,
+and no JVM left after exit (user errors: test_magics.py)."""
 import os
 import re
 import time
@@ -24,6 +25,7 @@ def test_shell_session(tmp_path):
                   ipython_dir=str(tmp_path))
     try:
         shell.wait_for_prompt()
+        first = shell.run("%conf spark.sql.shuffle.partitions")  # right away: Spark is starting
         shell.run("env.set_parallelism(1);")
         shell.run(GENERATOR)
         preview = shell.run("%preview ds -n 5 --timeout 120")
@@ -35,9 +37,13 @@ def test_shell_session(tmp_path):
         status = shell.exit()
     finally:
         shell.kill()
-    facts = ("pystream-shell" in shell.banner and "%preview" in shell.banner, rows,
+    facts = ("pystream-shell" in shell.banner and "%preview" in shell.banner,
+             [re.sub(r"\d+m \d+s|[\d.]+ s", "T", line) for line in first.splitlines()[1:]
+              if line.strip()], rows,
              "stopped: interrupted (Ctrl-C)" in watch, "No running jobs." in jobs,
              re.search(r"Out\[\d+\]: 0$", queries.strip()) is not None, status, len(jvms) > 0,
              alive(jvms))
-    assert facts == (True, [(0, 0), (1, 1), (2, 2), (0, 3), (1, 4)], True, True, True, 0,
-                     True, [])
+    assert facts == (True, ["waiting for Spark… (starting for T)",
+                            "Spark 4.3.0 is ready (local[2], T) · Web UI: off",
+                            "spark.sql.shuffle.partitions=2"],
+                     [(0, 0), (1, 1), (2, 2), (0, 3), (1, 4)], True, True, True, 0, True, [])
