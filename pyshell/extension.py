@@ -1,0 +1,48 @@
+"""Loading the shell into an IPython session: names, magics, short errors, clean exit."""
+from __future__ import annotations
+
+import atexit
+import sys
+
+from pyshell import background, namespace
+from pyshell.errors import StartupError, short_error
+
+MAGICS = ("preview", "head", "watch", "jobs", "stop", "explain", "conf")
+
+
+def load(ipython, warm_up: bool = True) -> background.SparkStarter:
+    """Start Spark in the background and give ``ipython`` the shell's names and magics.
+
+    Names the user already has are left alone. Exiting stops every query and the session.
+    """
+    from pyshell.magics import PystreamMagics
+    from pystream.errors import PystreamError
+
+    starter = background.start(warm_up=warm_up)
+    stand_in = namespace.SparkStandIn(starter.session)
+    names = namespace.preload(stand_in)
+    ipython.push({k: v for k, v in names.items() if k not in ipython.user_ns})
+    starter.when_ready(lambda spark: _replace_stand_in(ipython, stand_in, spark))
+
+    ipython.register_magics(PystreamMagics(ipython, starter))
+    for kind in ("line", "cell"):
+        ipython.magics_manager.register_alias("head", "preview", kind)
+    ipython.set_custom_exc((PystreamError, StartupError), _short_traceback)
+    watch = background.CellWatch(starter)
+    ipython.events.register("pre_run_cell", watch.pre_run_cell)
+    ipython.events.register("post_run_cell", watch.post_run_cell)
+    atexit.register(background.shutdown)
+    return starter
+
+
+def _replace_stand_in(ipython, stand_in, spark) -> None:
+    if ipython.user_ns.get("spark") is stand_in:
+        ipython.user_ns["spark"] = spark
+
+
+def _short_traceback(shell, etype, value, tb, tb_offset=None):
+    """pystream's errors in a cell: the short message only (``%tb`` shows the rest)."""
+    sys.last_type, sys.last_value, sys.last_traceback = etype, value, tb  # for %tb
+    text = short_error(value)
+    print(text, file=sys.stderr, flush=True)
+    return [text]

@@ -1,0 +1,415 @@
+"""Previews: the leading rows of a DataStream, and the guarantee that no query outlives them.
+
+A bounded stream is collected with a bounded batch query (``limit(n)``), except keyed
+streams in STREAMING mode: their rolling results differ from BATCH mode's final ones, so they
+run as a streaming query that ends by itself (``availableNow``). An unbounded stream runs as
+a streaming query into a memory table, polled until ``n`` rows, the timeout, or ``idle``
+seconds without new rows. The timeout counts from the query's first micro-batch with data,
+so Spark's start-up (seconds for a first query) does not eat it. The query runs in a worker thread:
+Ctrl-C in the shell only asks it to stop, and every path (rows, timeout, idle, error,
+Ctrl-C) stops it.
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import itertools
+import shutil
+import tempfile
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, List, Optional, Tuple, TypeVar
+
+from pyshell import render
+
+POLL_SECONDS = 0.1
+NOTE_AFTER = 3.0  # seconds without a finished micro-batch before saying the query is starting
+_names = itertools.count(1)
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """When a preview stops: ``n`` rows, ``timeout`` seconds, or ``idle`` seconds without new
+    rows (counted from the latest row, while no micro-batch runs; None: never idle).
+
+    The timeout counts from the first finished micro-batch that read data; the query gets
+    ``startup`` more seconds to get there (a bounded collect gets ``startup + timeout``).
+    """
+
+    n: int = 10
+    timeout: float = 10.0
+    idle: Optional[float] = 5.0
+    startup: float = 120.0
+
+
+def stop_reason(limits: Limits, seen: int, running_for: Optional[float],
+                idle_for: Optional[float], starting_for: float = 0.0) -> Optional[str]:
+    """Why a running preview should stop now: 'rows', 'timeout', 'idle', or None.
+
+    ``running_for``: seconds since the first micro-batch with data finished (None before);
+    ``idle_for``: seconds since the latest new row (None before the first);
+    ``starting_for``: seconds since the query started.
+    """
+    if seen >= limits.n:
+        return "rows"
+    if running_for is None and starting_for >= limits.startup + limits.timeout:
+        return "timeout"
+    if running_for is not None and running_for >= limits.timeout:
+        return "timeout"
+    if limits.idle is not None and idle_for is not None and idle_for >= limits.idle:
+        return "idle"
+    return None
+
+
+@dataclass
+class PreviewResult:
+    """The rows a preview showed and why it stopped (``%preview -o`` returns it)."""
+
+    columns: List[str]
+    rows: list
+    seen: int
+    reason: str
+    elapsed: float
+    limits: Limits
+
+    def footer(self) -> str:
+        return render.footer(len(self.rows), self.seen, self.reason, self.elapsed,
+                             self.limits.n, self.limits.timeout, self.limits.idle or 0)
+
+    def text(self) -> str:
+        return render.table(self.columns, self.rows) + "\n" + self.footer()
+
+    def _repr_pretty_(self, printer, cycle) -> None:
+        printer.text(self.text())
+
+    def _repr_html_(self) -> str:
+        return render.html_table(self.columns, self.rows) + "<p>%s</p>" % self.footer()
+
+
+# ---------------------------------------------------------------------------------------------
+# cancelling
+
+
+class Cancellation:
+    """Set by the shell (Ctrl-C) or by a timer; running work checks it or registers a hook.
+
+    Hooks run in their own thread: the thread that cancels may be handling a Ctrl-C and must
+    never be inside a call into the JVM when the next one arrives.
+    """
+
+    def __init__(self):
+        self._event = threading.Event()
+        self._hooks: List[Callable[[], None]] = []
+        self._lock = threading.Lock()
+        self.reason: Optional[str] = None
+
+    def is_set(self) -> bool:
+        return self._event.is_set()
+
+    def wait(self, seconds: float) -> bool:
+        return self._event.wait(seconds)
+
+    def cancel(self, reason: str = "interrupted") -> None:
+        with self._lock:
+            if self._event.is_set():
+                return
+            self.reason = reason
+            self._event.set()
+            hooks = list(self._hooks)
+        if hooks:
+            threading.Thread(target=lambda: [_quietly(h) for h in hooks], daemon=True,
+                             name="pystream-shell-cancel").start()
+
+    def on_cancel(self, hook: Callable[[], None]) -> None:
+        with self._lock:
+            if not self._event.is_set():
+                self._hooks.append(hook)
+                return
+        _quietly(hook)
+
+
+def _quietly(hook: Callable[[], None]) -> None:
+    try:
+        hook()
+    except Exception:  # noqa: BLE001 - nothing left to cancel
+        pass
+
+
+def run_interruptible(task: Callable[[Cancellation], T], cancel: Optional[Cancellation] = None,
+                      on_interrupt: Optional[Callable[[int], None]] = None) -> T:
+    """Run ``task(cancel)`` in a worker thread. Ctrl-C here cancels it and waits until it has
+    cleaned up (more Ctrl-Cs only call ``on_interrupt`` again); its result or error is ours."""
+    cancel = cancel or Cancellation()
+    outcome: dict = {}
+    finished = threading.Event()  # not Thread.join: a Ctrl-C inside join() can corrupt it
+
+    def target():
+        try:
+            outcome["value"] = task(cancel)
+        except BaseException as e:  # noqa: BLE001 - re-raised in the calling thread
+            outcome["error"] = e
+        finally:
+            finished.set()
+
+    threading.Thread(target=target, daemon=True, name="pystream-shell-query").start()
+    interrupts = 0
+    while not finished.is_set():
+        try:
+            finished.wait(POLL_SECONDS)
+        except KeyboardInterrupt:
+            interrupts += 1
+            cancel.cancel("interrupted")
+            if on_interrupt is not None:
+                on_interrupt(interrupts)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+# ---------------------------------------------------------------------------------------------
+# compiling
+
+
+def stream_node(ds):
+    """The graph node holding ``ds``'s records (a KeyedStream's values, not its keys)."""
+    return ds._values_node() if hasattr(ds, "_values_node") else ds._node
+
+
+def collects_in_batch(ds) -> bool:
+    """Whether ``ds`` is previewed with a bounded batch collect (else a streaming query)."""
+    from pystream import graph
+    from pystream.datastream import RuntimeExecutionMode
+
+    mode = ds.get_execution_environment().get_runtime_mode()
+    nodes = list(graph.walk([stream_node(ds)]))
+    bounded = all(n.bounded for n in nodes if isinstance(n, graph.Source))
+    if mode is RuntimeExecutionMode.BATCH:
+        return True
+    if not bounded:
+        return False
+    return (mode is RuntimeExecutionMode.AUTOMATIC
+            or not any(isinstance(n, graph.Keyed) for n in nodes))
+
+
+def is_bounded(ds) -> bool:
+    from pystream import graph
+
+    return all(n.bounded for n in graph.walk([stream_node(ds)]) if isinstance(n, graph.Source))
+
+
+def is_connect(spark) -> bool:
+    return type(spark).__module__.startswith("pyspark.sql.connect")
+
+
+# ---------------------------------------------------------------------------------------------
+# the two ways to preview
+
+
+@contextlib.contextmanager
+def compiled_stream(ds, batch: bool, compile_fn=None) -> Iterator[Any]:
+    """``compile_stream(ds, batch)``, its temporary files removed when the block ends."""
+    if compile_fn is None:
+        from pystream.compiler import compile_stream
+
+        compile_fn = functools.partial(compile_stream, batch=batch)
+    compiled = compile_fn(ds)
+    try:
+        yield compiled
+    finally:
+        compiled.close()
+
+
+def preview(ds, limits: Limits = Limits(), cancel: Optional[Cancellation] = None,
+            note: Callable[[str], None] = lambda text: None) -> PreviewResult:
+    """The leading rows of ``ds`` (blocks; run it under ``run_interruptible`` in a shell).
+
+    >>> preview(env.from_collection([1, 2, 3]), Limits(n=2)).rows   # doctest: +SKIP
+    [1, 2]
+    """
+    from pystream.session import get_session
+
+    cancel = cancel or Cancellation()
+    started = time.monotonic()
+    batch = collects_in_batch(ds)
+    with compiled_stream(ds, batch) as compiled:
+        if batch:
+            return _collect(compiled, limits, cancel, started)
+        spark = get_session()
+        if compiled.shuffle_partitions:
+            spark.conf.set("spark.sql.shuffle.partitions", str(compiled.shuffle_partitions))
+        with StreamTap(spark, compiled.df, compiled.decode, bounded=is_bounded(ds)) as tap:
+            return _poll(tap, compiled.columns, limits, cancel, started, note)
+
+
+def _collect(compiled, limits: Limits, cancel: Cancellation, started: float) -> PreviewResult:
+    from pystream.runtime.errors import spark_error
+    from pystream.session import get_session
+
+    timer = threading.Timer(limits.startup + limits.timeout, cancel.cancel, args=("timeout",))
+    timer.daemon = True
+    with JobTag(get_session()) as tag:
+        cancel.on_cancel(tag.cancel)
+        timer.start()
+        try:
+            rows = compiled.decode(compiled.df.limit(limits.n + 1).toArrow())
+            reason = "rows" if len(rows) > limits.n else "end"
+        except Exception as e:  # noqa: BLE001 - Spark's errors, made short
+            if not cancel.is_set():
+                raise spark_error(e) from None
+            rows, reason = [], cancel.reason
+        finally:
+            timer.cancel()
+    return PreviewResult(compiled.columns, rows[:limits.n], len(rows), reason,
+                         time.monotonic() - started, limits)
+
+
+class JobTag:
+    """Marks the Spark jobs this thread starts so that any thread can cancel them.
+
+    Classic sessions: a job group (the session's own tags are per thread, also for
+    ``interruptTag``, and SparkContext job tags do not reach ``toArrow()``'s jobs).
+    Spark Connect: the session's tags, which work from any thread. ``cancel()`` repeats
+    until the tagged work is over: a job that had not started yet is cancelled too.
+    """
+
+    def __init__(self, spark):
+        self.spark = spark
+        self.tag = "pystream-preview-%s" % uuid.uuid4().hex
+        self.connect = is_connect(spark)
+        self._over = threading.Event()
+
+    def __enter__(self) -> "JobTag":
+        if self.connect:
+            self.spark.addTag(self.tag)
+        else:
+            self.spark.sparkContext.setJobGroup(self.tag, "pystream-shell preview", True)
+        return self
+
+    def cancel(self) -> None:
+        while not self._over.is_set():
+            if self.connect:
+                self.spark.interruptTag(self.tag)
+            else:
+                self.spark.sparkContext.cancelJobGroup(self.tag)
+            self._over.wait(POLL_SECONDS * 5)
+
+    def __exit__(self, *exc) -> None:
+        self._over.set()
+        if self.connect:
+            self.spark.removeTag(self.tag)
+        else:
+            self.spark.sparkContext.setLocalProperty("spark.jobGroup.id", None)
+
+
+def _poll(tap: "StreamTap", columns: List[str], limits: Limits, cancel: Cancellation,
+          started: float, note: Callable[[str], None]) -> PreviewResult:
+    """Read new rows after each micro-batch until a stop reason. While fewer than ``n`` rows
+    came, all of them were read; only then does counting the rest take a Spark job."""
+    rows: list = []
+    last_rows_at = running_since = None
+    noted, reason = False, None
+    while reason is None:
+        changed, ended = tap.poll()
+        now = time.monotonic()
+        if running_since is None and tap.running:
+            running_since = now
+        elif running_since is None and not noted and now - started > NOTE_AFTER:
+            note("the query is starting (its first micro-batch with data)…")
+            noted = True
+        if changed:
+            new = tap.rows(len(rows), limits.n - len(rows))
+            if new:
+                rows, last_rows_at = rows + new, now
+        if ended:
+            reason = "end"
+        else:
+            reason = stop_reason(limits, len(rows),
+                                 None if running_since is None else now - running_since,
+                                 None if last_rows_at is None else now - last_rows_at,
+                                 now - started)
+            if reason == "idle" and tap.busy():
+                reason = None  # a micro-batch is still running: rows may come
+        if reason is None and cancel.wait(POLL_SECONDS):
+            reason = cancel.reason
+    seen = tap.count() if len(rows) >= limits.n else len(rows)
+    return PreviewResult(columns, rows, seen, reason, time.monotonic() - started, limits)
+
+
+class StreamTap:
+    """A streaming query of ``df`` into a memory table, read as it grows; leaving the
+    ``with`` block stops the query, drops the table and deletes the checkpoint."""
+
+    def __init__(self, spark, df, decode: Callable[[Any], list], bounded: bool = False):
+        self.spark = spark
+        self.decode = decode
+        self.name = "pystream_preview_%d_%s" % (next(_names), uuid.uuid4().hex[:8])
+        self.running = False  # a micro-batch with input has finished
+        self._batch_id: Optional[int] = None
+        # over Spark Connect the checkpoint lives on the server: Spark makes and deletes one
+        self.checkpoint = None if is_connect(spark) else tempfile.mkdtemp(
+            prefix="pystream-preview-")
+        writer = (df.writeStream.format("memory").queryName(self.name).outputMode("append"))
+        if bounded:
+            writer = writer.trigger(availableNow=True)
+        if self.checkpoint:
+            writer = writer.option("checkpointLocation", self.checkpoint)
+        try:
+            self.query = writer.start()
+        except Exception as e:  # noqa: BLE001 - Spark's errors, made short
+            self._cleanup()
+            from pystream.runtime.errors import spark_error
+
+            raise spark_error(e) from None
+
+    def __enter__(self) -> "StreamTap":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def progress(self) -> Optional[dict]:
+        return self.query.lastProgress
+
+    def busy(self) -> bool:
+        """Whether a micro-batch is running now."""
+        return bool(self.query.status.get("isTriggerActive"))
+
+    def poll(self) -> Tuple[bool, bool]:
+        """(a micro-batch finished since the last poll, the query has ended); raises the
+        short form of the query's error if it failed."""
+        active = self.query.isActive
+        if not active and self.query.exception() is not None:
+            from pystream.runtime.errors import spark_error
+
+            raise spark_error(self.query.exception())
+        progress = self.query.lastProgress
+        batch_id = progress["batchId"] if progress else None
+        changed, self._batch_id = batch_id != self._batch_id, batch_id
+        self.running = self.running or bool(progress and progress["numInputRows"])
+        return changed or not active, not active
+
+    def count(self) -> int:
+        """Rows in the memory table."""
+        return self.spark.table(self.name).count()
+
+    def rows(self, offset: int, limit: int) -> list:
+        """Decoded rows ``offset`` to ``offset + limit`` of the memory table."""
+        table = self.spark.table(self.name).offset(offset).limit(limit).toArrow()
+        return self.decode(table)
+
+    def stop(self) -> None:
+        try:
+            self.query.stop()
+        finally:
+            self._cleanup()
+
+    def _cleanup(self) -> None:
+        try:
+            self.spark.catalog.dropTempView(self.name)
+        except Exception:  # noqa: BLE001 - the table never existed
+            pass
+        if self.checkpoint:
+            shutil.rmtree(self.checkpoint, ignore_errors=True)

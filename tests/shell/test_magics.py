@@ -1,0 +1,81 @@
+"""The magics inside an IPython shell (no terminal), on the test run's Spark session."""
+import time
+
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+
+from pystream.common import Types
+
+
+@pytest.fixture(scope="module")
+def ip():
+    """Plain IPython with ``%load_ext pyshell`` (no warm-up: the session is already up)."""
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "pyshell")
+    return shell
+
+
+def test_load_ext_preloads_the_api(ip):
+    names = {"env", "spark", "Types", "WatermarkStrategy", "KeyedProcessFunction",
+             "ValueStateDescriptor", "TumblingEventTimeWindows", "DataGeneratorSource",
+             "FileSource", "KafkaSource", "CsvSchema"}
+    assert sorted(names - set(ip.user_ns)) == []
+
+
+def test_preview_line_and_cell_forms(ip, streaming_env):
+    ip.user_ns["nums"] = streaming_env.from_collection([1, 2, 3], Types.LONG())
+    line = ip.run_line_magic("preview", "nums -n 2 -o --timeout 120")
+    cell = ip.run_cell_magic(
+        "head", "-o --timeout 120", "x = nums.map(lambda v: v + 1, Types.LONG())\nx"
+    )
+    assert (line.rows, line.reason, cell.rows, cell.reason) == ([1, 2], "rows", [2, 3, 4], "end")
+
+
+def test_explain_shows_graph_and_spark_plan(ip, streaming_env, capsys):
+    ip.user_ns["nums"] = streaming_env.from_collection([1, 2, 3], Types.LONG())
+    ip.run_line_magic("explain", "nums.map(lambda v: v + 1)")
+    out = capsys.readouterr().out
+    assert [("Stage 1 · fused Python" in out), ("== Physical Plan ==" in out)] == [True, True]
+
+
+def test_conf_reads_and_sets_spark_and_env_settings(ip, capsys):
+    ip.run_line_magic("conf", "spark.sql.session.timeZone")
+    ip.run_line_magic("conf", "pipeline.name=teaching")
+    assert capsys.readouterr().out.splitlines() == [
+        "spark.sql.session.timeZone=UTC",
+        "pipeline.name=teaching",
+    ]
+
+
+def test_jobs_lists_a_running_job_and_stop_cancels_it(ip, streaming_env, capsys):
+    from pystream.common import JobStatus, WatermarkStrategy
+    from pystream.datastream.connectors import DataGeneratorSource
+
+    ds = streaming_env.from_source(
+        DataGeneratorSource(lambda i: i, rows_per_second=5),
+        WatermarkStrategy.no_watermarks(),
+        "gen",
+        Types.LONG(),
+    )
+    ds.filter(lambda x: x < 0).print()
+    client = streaming_env.execute_async("clicks")
+    while client.get_job_status().result() is not JobStatus.RUNNING:
+        time.sleep(0.1)
+    ip.run_line_magic("jobs", "")
+    ip.run_line_magic("stop", "all")
+    client.get_job_execution_result().exception(timeout=60)
+    ip.run_line_magic("jobs", "")
+    lines = capsys.readouterr().out.splitlines()
+    assert ([("clicks" in line) for line in lines[2:3]], lines[-1]) == ([True], "No running jobs.")
+
+
+def test_a_failing_function_is_a_short_error_in_a_magic_and_in_a_cell(ip, streaming_env,
+                                                                     capsys):
+    ip.user_ns["bad"] = streaming_env.from_collection([1, 2], Types.LONG()).map(lambda v: v // 0)
+    ip.run_line_magic("preview", "bad")
+    in_magic = capsys.readouterr().err
+    result = ip.run_cell("bad.execute_and_collect(limit=2)")
+    in_cell = capsys.readouterr().err
+    assert [(e.startswith("Job failed: ZeroDivisionError"), "Traceback (most" in e)
+            for e in (in_magic, in_cell)] + [result.success] == [(True, False), (True, False),
+                                                                   False]
