@@ -157,13 +157,17 @@ def run_interruptible(task: Callable[[Cancellation], T], cancel: Optional[Cancel
     threading.Thread(target=target, daemon=True, name="pystream-shell-query").start()
     interrupts = 0
     while not finished.is_set():
-        try:
-            finished.wait(POLL_SECONDS)
+        try:  # the whole wait loop inside: a Ctrl-C lands between any two bytecodes
+            while not finished.wait(POLL_SECONDS):
+                pass
         except KeyboardInterrupt:
             interrupts += 1
-            cancel.cancel("interrupted")
-            if on_interrupt is not None:
-                on_interrupt(interrupts)
+            try:
+                cancel.cancel("interrupted")
+                if on_interrupt is not None:
+                    on_interrupt(interrupts)
+            except KeyboardInterrupt:
+                interrupts += 1
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]

@@ -54,9 +54,13 @@ def test_failing_function_is_a_short_error_and_the_query_stops(streaming_env, sp
 
 def test_ctrl_c_stops_the_query(streaming_env, spark):
     ds = generator(streaming_env, rows_per_second=5)
-    threading.Timer(4, _thread.interrupt_main).start()  # what Ctrl-C does
-    result = run_interruptible(
-        lambda cancel: preview(ds, Limits(n=10 ** 6, timeout=300, idle=None), cancel))
+    ctrl_c = threading.Timer(4, _thread.interrupt_main)  # what Ctrl-C does
+    ctrl_c.start()
+    try:
+        result = run_interruptible(
+            lambda cancel: preview(ds, Limits(n=10 ** 6, timeout=300, idle=None), cancel))
+    finally:
+        ctrl_c.cancel()  # never into a later test
     assert (result.reason, preview_queries(spark)) == ("interrupted", [])
 
 
@@ -82,7 +86,11 @@ def test_watch_shows_the_watermark_of_an_event_time_stream(streaming_env, spark)
         if re.search(r"watermark 1970-01-01T00:00:\d\d\.999Z", frame):
             cancel.cancel()
 
-    threading.Timer(300, cancel.cancel, args=("timeout",)).start()  # never hang the suite
-    closing = watch(ds, 3, cancel, show, refresh=0.2)
+    timer = threading.Timer(300, cancel.cancel, args=("timeout",))  # never hang the suite
+    timer.start()
+    try:
+        closing = watch(ds, 3, cancel, show, refresh=0.2)
+    finally:
+        timer.cancel()  # or the test run waits for it at exit
     assert (closing.split(" · ")[0], preview_queries(spark)) == \
         ("stopped: interrupted (Ctrl-C)", [])
