@@ -107,15 +107,22 @@ class Keyed(Node):
 
     ``function`` is a KeyedProcessFunction (a user's, or pystream's own for reduce, windows...).
     ``time_domain`` says which timers it needs ('event', 'processing' or None).
+
+    Two-input operators (``connect``) have a second input, ``input2``, whose records reach
+    the function's ``process_element2``: a KeyBy (keyed ConnectedStreams) or, with
+    ``broadcast``, any stream, every record of which reaches every parallel instance (then
+    ``input``'s records are keyed by parallel instance: see ``runtime.keyed_broadcast``).
     """
 
     input: KeyBy
     function: Any
     time_domain: Optional[str] = None
+    input2: Optional[Node] = None
+    broadcast: bool = False
 
     @property
     def inputs(self):
-        return (self.input,)
+        return (self.input,) if self.input2 is None else (self.input, self.input2)
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)

@@ -42,7 +42,12 @@ def end_of_input_marker(compiler, columns):
     from pystream.common.typeinfo import Types
     from pystream.compiler.sources import read_python_source
     from pystream.runtime import pysource
-    from pystream.runtime.keyed_stream import END_OF_INPUT_KEY, END_OF_INPUT_MS, TS_MILLIS
+    from pystream.runtime.keyed_stream import (
+        END_OF_INPUT_KEY,
+        END_OF_INPUT_MS,
+        INPUT,
+        TS_MILLIS,
+    )
     from pystream.runtime.layout import KEY, TS
     from pystream.runtime.records import VALUE_COLUMN
 
@@ -53,6 +58,6 @@ def end_of_input_marker(compiler, columns):
     spec = pysource.ArrowRead(Layout(Types.LONG()).spark_schema(), [sink.getvalue().to_pybytes()])
     end = F.lit(END_OF_INPUT_MS)
     fields = {KEY: F.lit(END_OF_INPUT_KEY), VALUE_COLUMN: F.lit(None).cast("binary"),
-              TS_MILLIS: end, TS: F.timestamp_millis(end)}
+              TS_MILLIS: end, TS: F.timestamp_millis(end), INPUT: F.lit(0)}
     return read_python_source(compiler, spec).select(
         *[fields[name].alias(name) for name in columns])

@@ -162,7 +162,7 @@ class Job:
                 if self._cancelled.is_set():
                     raise JobCancelled("job '%s' was cancelled" % self.name)
                 self._queries.append(plan.start_stream(trigger, checkpoint))
-        self._await_queries()
+        self._await_queries(bounded)
 
     def _checkpoint_location(self, sink: graph.Sink, index: int) -> str:
         """A kept ``<dir>/<job>/<sink>`` with checkpointing configured, else a temporary one."""
@@ -176,13 +176,15 @@ class Job:
         self._checkpoints.append(path)
         return path
 
-    def _await_queries(self) -> None:
+    def _await_queries(self, bounded: bool = False) -> None:
         while True:
             active = [q for q in self._queries if q.query.isActive]
             if not active:
                 break
             for q in active:
                 q.query.awaitTermination(POLL_SECONDS)  # raises if the query failed
+                if bounded and _idles(q.query):
+                    q.query.stop()
         if self._cancelled.is_set():
             raise JobCancelled("job '%s' was cancelled" % self.name)
         for q in self._queries:
@@ -208,3 +210,11 @@ class Job:
                 pass
         for path in self._checkpoints + self._temp_dirs:
             shutil.rmtree(path, ignore_errors=True)
+
+
+def _idles(query) -> bool:
+    """A bounded query that only runs empty micro-batches now: its input is consumed, and
+    what keeps it going is a processing-time timer (Spark runs another batch for those, even
+    with the availableNow trigger). Flink, too, ends a bounded job without waiting for them."""
+    recent = query.recentProgress[-2:]
+    return len(recent) == 2 and all(p.get("numInputRows") == 0 for p in recent)

@@ -6,6 +6,7 @@ union, a sink, a parallelism change, a chaining break): PyFlink's operator chain
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import singledispatchmethod
 from typing import Dict, List, Optional, Set
 
@@ -15,6 +16,7 @@ from pystream.compiler.settings import JobSettings
 from pystream.errors import PystreamError
 from pystream.runtime.context import TaskInfo
 from pystream.runtime.dependencies import shipped
+from pystream.runtime.keyed_batch import INPUT
 from pystream.runtime.layout import KEY, PICKLED, PID, TAG, TS, Layout
 from pystream.runtime.records import VALUE_COLUMN
 from pystream.runtime.stage import FusedStage, OpSpec
@@ -181,19 +183,58 @@ class Compiler:
         from pystream.runtime.keyed_batch import KeyedBatchStage
 
         p = node.meta.parallelism or self.settings.parallelism
-        keyed = self.keyed_input(node.input, p, pickled=not self.settings.batch)
+        if node.input2 is None:
+            keyed = self.keyed_input(node.input, p, pickled=not self.settings.batch)
+        else:
+            keyed = self.two_keyed_inputs(node, p)
         tags = tuple(sorted(self.side_tags.get(id(node), ())))
         info, label = self.task_info(node, p), node.meta.label()
         if not self.settings.batch:
             return self._keyed_streaming(node, keyed, p, info, tags)
         out = Layout(PICKLED if tags else node.output_type, keyed.layout.timestamped,
                      tagged=bool(tags))
+        # Flink's BATCH order: by key, then timestamp; broadcast elements first
+        by_time = keyed.layout.timestamped and node.input.key_selector is not None
+        order = [F.col(KEY)] + ([F.col(INPUT).desc()] if node.broadcast else []) + \
+            ([F.col(TS)] if by_time else []) + [F.col("__seq")]
         df = (keyed.df.withColumn("__seq", F.monotonically_increasing_id())
-              .repartition(p, F.col(KEY)).sortWithinPartitions(KEY, "__seq").drop("__seq"))
+              .repartition(p, F.col(KEY)).sortWithinPartitions(*order).drop("__seq"))
         stage = KeyedBatchStage(node.function, info, label, keyed.layout, out, tags)
         df = df.mapInArrow(self.ship(stage), out.spark_schema())
         return keyed.but(df=df, layout=out, type_info=node.output_type, parallelism=p, ops=(),
                          chain_open=True)
+
+    def two_keyed_inputs(self, node: graph.Keyed, p: int) -> Flow:
+        """The inputs of a two-input keyed operator as one keyed flow: values pickled, the
+        ``__input`` column 0 or 1. A broadcast operator's first input is keyed by key group
+        and its second input copied to every group (see ``runtime.keyed_broadcast``)."""
+        from pyspark.sql import functions as F
+
+        from pystream.runtime.keyed_broadcast import KeyGroups, group_keys
+
+        first = node.input
+        if node.broadcast:
+            first = replace(first, key_selector=KeyGroups(first.key_selector, p))
+            second = self.flow(node.input2)
+            second = self.materialize(second, Layout(PICKLED, second.layout.timestamped))
+            groups = F.array(*[F.lit(k) for k in group_keys(p)])
+            copies = self.spark.range(p).select(
+                F.element_at(groups, F.col("id").cast("int") + 1).alias(KEY))
+            second = second.but(df=second.df.crossJoin(copies),
+                                layout=second.layout.but(keyed=True))
+        else:
+            second = self.keyed_input(node.input2, p, pickled=True)
+        flows = [self.keyed_input(first, p, pickled=True), second]
+        layout = Layout(PICKLED, any(f.layout.timestamped for f in flows), keyed=True)
+        df = None
+        for index, flow in enumerate(flows):
+            part = _project(flow.df, flow.layout, layout).withColumn(INPUT, F.lit(index))
+            df = part if df is None else df.union(part)
+        return Flow(df=df, layout=layout, type_info=PICKLED, parallelism=p,
+                    bounded=all(f.bounded for f in flows),
+                    event_time=any(f.event_time for f in flows),
+                    watermarked=all(f.watermarked for f in flows),
+                    watermark_delay_ms=max(f.watermark_delay_ms or 0 for f in flows))
 
     def _keyed_streaming(self, node: graph.Keyed, keyed: Flow, p: int, info: TaskInfo,
                          tags: tuple) -> Flow:
@@ -208,13 +249,16 @@ class Compiler:
 
         from pystream.compiler.event_time import end_of_input_marker
         from pystream.runtime.keyed_stream import TS_MILLIS, KeyedProcessor
+        from pystream.runtime.layout import millis_column, timestamp_column
 
         time_mode = self.time_mode(node, keyed)
         timestamped = keyed.layout.timestamped
         df, columns = keyed.df, [KEY, VALUE_COLUMN]
         if timestamped:
-            df = df.withColumn(TS_MILLIS, F.unix_millis(F.col(TS)))
+            df = df.withColumn(TS_MILLIS, millis_column(F.col(TS)))
             columns.append(TS_MILLIS)
+        if node.input2 is not None:
+            columns.append(INPUT)
         watermarked = keyed.watermarked
         if time_mode == "EventTime" and not watermarked:
             df = df.select(*columns, TS)
@@ -224,13 +268,14 @@ class Compiler:
             watermarked = True
         df = df.select(*columns)
         processor = KeyedProcessor(node.function, info, node.meta.label(), tuple(columns),
-                                   timestamped, time_mode, tags, node.output_type)
+                                   timestamped, time_mode, tags, node.output_type,
+                                   broadcast_first=node.broadcast)
         self.shuffle_partitions = max(self.shuffle_partitions or 0, p)
         df = df.groupBy(KEY).transformWithState(self.ship(processor), processor.output_schema(),
                                                 "Append", time_mode)
         out = Layout(processor.output_type or PICKLED, timestamped=timestamped, tagged=bool(tags))
         if timestamped:
-            df = df.withColumn(TS, F.timestamp_millis(F.col(TS_MILLIS)))
+            df = df.withColumn(TS, timestamp_column(F.col(TS_MILLIS)))
         return keyed.but(df=df.select(*out.columns), layout=out, type_info=node.output_type,
                          parallelism=p, ops=(), chain_open=True, watermarked=watermarked)
 

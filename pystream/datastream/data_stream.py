@@ -1,6 +1,7 @@
 """DataStream, KeyedStream and DataStreamSink: methods only add nodes to the job graph."""
 from __future__ import annotations
 
+import concurrent.futures
 import queue
 import threading
 from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Union
@@ -527,8 +528,10 @@ class CloseableIterator(Iterator):
         return self.__next__()
 
     def close(self) -> None:
+        """Stop reading: the job is cancelled, and gone when this returns."""
         if self._job is not None and not self._job.future.done():
             self._job.cancel()
+            concurrent.futures.wait([self._job.future], timeout=60)
         self._closed = True
 
     def __enter__(self):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pickle
 import time
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 from pystream.datastream.functions import (
     KeyedCoProcessFunction,
@@ -25,7 +25,7 @@ from pystream.runtime.state import _MISSING, KeyScope, StateAccess, value_checke
 
 MIN_WATERMARK = -(2 ** 63)
 MAX_WATERMARK = 2 ** 63 - 1
-TIMERS = "__timers"  # state name holding the key's timers: set of (domain, timestamp)
+TIMERS = "__timers"  # state name of the key's emulated timers: set of (domain, timestamp)
 
 EVENT, PROCESSING = "event", "processing"
 _DOMAINS = {EVENT: TimeDomain.EVENT_TIME, PROCESSING: TimeDomain.PROCESSING_TIME}
@@ -53,7 +53,7 @@ def freeze(value):
     """``value`` itself when it cannot change (numbers, strings, tuples of them), else a
     pickled snapshot (``Frozen``)."""
     kind = type(value)
-    if kind in _IMMUTABLE or (kind is tuple and all(type(v) in _IMMUTABLE for v in value)):
+    if kind in _IMMUTABLE or (kind is tuple and _IMMUTABLE.issuperset(map(type, value))):
         return value
     return Frozen(pickle.dumps(value, PICKLE_PROTOCOL))
 
@@ -116,16 +116,43 @@ class _Context(KeyedProcessFunction.OnTimerContext, KeyedCoProcessFunction.OnTim
         self._host.emit(output_tag.tag_id, value, self._timestamp)
 
 
-class KeyedHost:
-    """Runs one keyed function; ``native`` is the timer domain the driver fires itself."""
+class HostedFunction:
+    """A pystream keyed function that reaches into its host (state scopes, timers):
+    ``attach(host)`` runs before ``open``."""
 
-    def __init__(self, function, info: TaskInfo, label: str, native: Optional[str] = None,
-                 on_native_timer: Optional[Callable[[str, int, bool], None]] = None):
+    def attach(self, host: "KeyedHost") -> None:
+        self.host = host
+
+
+class NativeTimers:
+    """Timers of one domain that the driver's engine keeps and fires itself (Spark's timers
+    in STREAMING mode), for the current key."""
+
+    domain: str
+
+    def register(self, timestamp: int) -> None:
+        raise NotImplementedError
+
+    def delete(self, timestamp: int) -> None:
+        raise NotImplementedError
+
+    def list(self) -> Iterable[int]:
+        raise NotImplementedError
+
+
+class KeyedHost:
+    """Runs one keyed function. Timers of the ``native`` domain live in the engine (the
+    host only avoids registering one twice); the others are kept in the key's state
+    (``TIMERS``) and fired by the driver (``fire_due``)."""
+
+    def __init__(self, function, info: TaskInfo, label: str,
+                 native: Optional[NativeTimers] = None):
         self.function = function
         self.info = info
         self.label = label
-        self.native = native
-        self._on_native_timer = on_native_timer  # (domain, ts, register?) for the driver
+        self.native = native.domain if native is not None else None
+        self._native = native
+        self._native_seen: Optional[set] = None  # the current key's native timers, once read
         self.scope: Optional[KeyScope] = None
         self.watermark = MIN_WATERMARK
         self.out: List[Emitted] = []
@@ -148,6 +175,8 @@ class KeyedHost:
     # -- lifecycle
 
     def open(self) -> None:
+        if isinstance(self.function, HostedFunction):
+            self.function.attach(self)
         ctx = StreamingRuntimeContext(self.info, state=StateAccess(self))
         try:
             self.function.open(ctx)
@@ -159,6 +188,7 @@ class KeyedHost:
 
     def set_key(self, key, backend) -> None:
         self.scope = KeyScope(key, backend)
+        self._native_seen = None
 
     def finish_key(self) -> None:
         self.scope.flush()
@@ -173,8 +203,7 @@ class KeyedHost:
         """
         run = getattr(self.function, "process_run", None)
         if run is None or input_index:
-            for value, timestamp in zip(values, timestamps):
-                self.process(value, timestamp, input_index)
+            self._process_each(values, timestamps, input_index)
             return
         ctx = self._ctx
         ctx._domain = None
@@ -182,6 +211,18 @@ class KeyedHost:
             run(values, timestamps, ctx, self.emit)
         except Exception as e:  # noqa: BLE001 - any user error is reported
             raise operator_failure(e, self.label) from None
+
+    def _process_each(self, values: list, timestamps: list, input_index: int) -> None:
+        """``process`` for each element, with the lookups done once."""
+        ctx, element, collect = self._ctx, self._elements[input_index], self._collect
+        ctx._domain = None
+        value = None
+        try:
+            for value, timestamp in zip(values, timestamps):
+                ctx._timestamp = timestamp
+                collect(element(value, ctx), timestamp)
+        except Exception as e:  # noqa: BLE001 - any user error is reported
+            raise operator_failure(e, self.label, value) from None
 
     def process(self, value, timestamp: Optional[int], input_index: int = 0) -> None:
         ctx = self._ctx
@@ -194,11 +235,15 @@ class KeyedHost:
 
     def fire(self, domain: str, timestamp: int) -> None:
         """Fire a due timer of the current key (removes it from the key's timers)."""
-        timers = self._timers()
-        if (domain, timestamp) not in timers:
-            return
-        timers.discard((domain, timestamp))
-        self._save_timers(timers)
+        if domain == self.native:  # the engine fires only timers it holds
+            if self._native_seen is not None:
+                self._native_seen.discard(timestamp)
+        else:
+            timers = self._timers()
+            if (domain, timestamp) not in timers:
+                return
+            timers.discard((domain, timestamp))
+            self._save_timers(timers)
         ctx = self._ctx
         out_ts = timestamp if domain == EVENT else None
         ctx._timestamp = out_ts
@@ -235,29 +280,38 @@ class KeyedHost:
                 self.fire(domain, ts)
 
     def register_timer(self, domain: str, timestamp: int) -> None:
-        timers = self._timers()
-        if (domain, timestamp) in timers:
+        if domain == self.native:
+            seen = self._native_timers()
+            if timestamp not in seen:
+                seen.add(timestamp)
+                self._native.register(timestamp)
             return
-        timers.add((domain, timestamp))
-        self._save_timers(timers)
-        if domain == self.native and self._on_native_timer is not None:
-            self._on_native_timer(domain, timestamp, True)
-
-    def delete_timer(self, domain: str, timestamp: int) -> None:
         timers = self._timers()
         if (domain, timestamp) not in timers:
-            return
-        timers.discard((domain, timestamp))
-        self._save_timers(timers)
-        if domain == self.native and self._on_native_timer is not None:
-            self._on_native_timer(domain, timestamp, False)
+            timers.add((domain, timestamp))
+            self._save_timers(timers)
 
-    def has_timers(self) -> bool:
-        return bool(self._timers())
+    def delete_timer(self, domain: str, timestamp: int) -> None:
+        if domain == self.native:
+            seen = self._native_timers()
+            if timestamp in seen:
+                seen.discard(timestamp)
+                self._native.delete(timestamp)
+            return
+        timers = self._timers()
+        if (domain, timestamp) in timers:
+            timers.discard((domain, timestamp))
+            self._save_timers(timers)
+
+    def _native_timers(self) -> set:
+        if self._native_seen is None:
+            self._native_seen = set(self._native.list())
+        return self._native_seen
 
     def _timers(self) -> set:
+        """The current key's emulated timers (the cached set: change it, then save it)."""
         timers = self.scope.load(TIMERS)
-        return set() if timers is _MISSING else set(timers)
+        return set() if timers is _MISSING else timers
 
     def _save_timers(self, timers: set) -> None:
         if timers:
@@ -272,14 +326,17 @@ class KeyedHost:
     def _collect(self, result, timestamp: Optional[int]) -> None:
         if result is None:
             return
+        append = self.out.append
         for item in result:
             kind = type(item)
-            if kind is tuple and len(item) == 2 and isinstance(item[0], OutputTag):
+            if kind in _IMMUTABLE:
+                append((None, item, timestamp))
+            elif kind is tuple and len(item) == 2 and isinstance(item[0], OutputTag):
                 self.emit(item[0].tag_id, item[1], timestamp)
             elif kind is Timestamped:
                 self.emit(None, item.value, item.timestamp)
             else:
-                self.emit(None, item, timestamp)
+                append((None, freeze(item), timestamp))
 
     def drain(self) -> List[Emitted]:
         out, self.out = self.out, []

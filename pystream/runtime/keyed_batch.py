@@ -15,7 +15,7 @@ import pyarrow as pa
 
 from pystream.runtime import records
 from pystream.runtime.context import TaskInfo
-from pystream.runtime.keyed import EVENT, MAX_WATERMARK, PROCESSING, KeyedHost
+from pystream.runtime.keyed import EVENT, MAX_WATERMARK, MIN_WATERMARK, PROCESSING, KeyedHost
 from pystream.runtime.layout import KEY, TS, Layout, timestamps_from_arrow
 from pystream.runtime.stage import TaggedEncoder
 from pystream.runtime.state import DictBackend
@@ -71,5 +71,8 @@ class KeyedBatchStage:
 
     @staticmethod
     def _end_key(host: KeyedHost) -> None:
+        """Flink's batch execution: at a key's end its watermark jumps to the maximum (every
+        timer fires); the next key starts again from the minimum."""
         host.fire_due(MAX_WATERMARK, MAX_WATERMARK, domains=(EVENT, PROCESSING))
         host.finish_key()
+        host.watermark = MIN_WATERMARK

@@ -11,12 +11,12 @@ from __future__ import annotations
 import pickle
 import time
 from itertools import groupby
-from typing import Any, Iterator, Optional, Tuple
+from typing import Any, Iterable, Iterator, Optional, Tuple
 
 from pyspark.sql import Row as SparkRow
 from pyspark.sql.streaming import StatefulProcessor, StatefulProcessorHandle
 
-from pystream.common.typeinfo import TypeInformation
+from pystream.common.typeinfo import TypeInformation, _CompositeTypeInfo
 from pystream.runtime import records
 from pystream.runtime.context import TaskInfo
 from pystream.runtime.errors import operator_failure
@@ -25,9 +25,10 @@ from pystream.runtime.keyed import (
     MAX_WATERMARK,
     MIN_WATERMARK,
     PROCESSING,
+    Frozen,
     KeyedHost,
+    NativeTimers,
     frozen_bytes,
-    thaw,
 )
 from pystream.runtime.layout import TAG
 from pystream.runtime.records import PICKLE_PROTOCOL, VALUE_COLUMN
@@ -65,6 +66,23 @@ class _SparkStateBackend:
         self.map_state.removeKey((name,))
 
 
+class _SparkTimers(NativeTimers):
+    """The current key's timers of the operator's time mode, kept and fired by Spark."""
+
+    def __init__(self, domain: str, handle: StatefulProcessorHandle):
+        self.domain = domain
+        self._handle = handle
+
+    def register(self, timestamp: int) -> None:
+        self._handle.registerTimer(timestamp)
+
+    def delete(self, timestamp: int) -> None:
+        self._handle.deleteTimer(timestamp)
+
+    def list(self) -> Iterable[int]:
+        return self._handle.listTimers()
+
+
 class KeyedProcessor(StatefulProcessor):
     """A Spark StatefulProcessor running one pystream keyed function.
 
@@ -75,8 +93,9 @@ class KeyedProcessor(StatefulProcessor):
 
     def __init__(self, function: Any, info: TaskInfo, label: str, columns: Tuple[str, ...],
                  timestamped: bool, time_mode: str, side_tags: tuple = (),
-                 output_type: Optional[TypeInformation] = None):
+                 output_type: Optional[TypeInformation] = None, broadcast_first: bool = False):
         self.function = function
+        self.broadcast_first = broadcast_first  # input 1's rows of a micro-batch go first
         # records of simple types go out as typed columns, others pickled in ``value``
         self.output_type = output_type if not side_tags and output_type is not None \
             and records.spark_row_fields(output_type) is not None else None
@@ -113,22 +132,17 @@ class KeyedProcessor(StatefulProcessor):
 
     def _started_host(self) -> KeyedHost:
         if self._host is None:
-            self._host = KeyedHost(self.function, self.info, self.label, native=self.native,
-                                   on_native_timer=self._native_timer)
+            timers = _SparkTimers(self.native, self._handle) if self.native else None
+            self._host = KeyedHost(self.function, self.info, self.label, native=timers)
             self._host.open()
         return self._host
-
-    def _native_timer(self, domain: str, timestamp: int, register: bool) -> None:
-        if register:
-            self._handle.registerTimer(timestamp)
-        else:
-            self._handle.deleteTimer(timestamp)
 
     def _begin(self, key, timerValues) -> KeyedHost:
         host = self._started_host()
         host.set_key(pickle.loads(key[0]), self._backend)
         watermark = timerValues.getCurrentWatermarkInMs()
-        host.watermark = MIN_WATERMARK if watermark < 0 else \
+        # Spark's watermark starts at 0 (-1 without event time); Flink's at Long.MIN_VALUE
+        host.watermark = MIN_WATERMARK if watermark <= 0 else \
             MAX_WATERMARK if watermark >= _END_OF_INPUT_WATERMARK else watermark
         return host
 
@@ -145,6 +159,8 @@ class KeyedProcessor(StatefulProcessor):
             host.process_run(values, stamps)
         else:
             indexed = zip((r[input_at] for r in rows), values, stamps)
+            if self.broadcast_first:
+                indexed = sorted(indexed, key=lambda r: -r[0])  # stable: keeps each input's order
             for index, run in groupby(indexed, key=lambda r: r[0]):
                 run = list(run)
                 host.process_run([r[1] for r in run], [r[2] for r in run], index)
@@ -167,37 +183,61 @@ class KeyedProcessor(StatefulProcessor):
         if self.output_type is not None:
             yield from self._typed_rows(emitted)
             return
-        tagged, timestamped = bool(self.side_tags), self.timestamped
+        row, new = self._output_row(), tuple.__new__
+        tagged, timestamped, side_tags = bool(self.side_tags), self.timestamped, self.side_tags
         for tag, value, ts in emitted:
-            if tag is not None and tag not in self.side_tags:
+            if tag is not None and tag not in side_tags:
                 continue
-            fields = {VALUE_COLUMN: frozen_bytes(value)}
+            fields = (frozen_bytes(value),)
             if timestamped:
-                fields[TS_MILLIS] = ts
+                fields += (ts,)
             if tagged:
-                fields[TAG] = tag
-            yield SparkRow(**fields)
+                fields += (tag,)
+            yield new(row, fields)
 
     def _typed_rows(self, emitted) -> Iterator[SparkRow]:
-        fields_of = records.spark_row_fields(self.output_type)
-        fits = value_checker(self.output_type)
-        timestamped = self.timestamped
+        if getattr(self, "_fits", None) is None:
+            self._fits = value_checker(self.output_type)
+        fits, composite = self._fits, isinstance(self.output_type, _CompositeTypeInfo)
+        row, new, timestamped = self._output_row(), tuple.__new__, self.timestamped
         for tag, value, ts in emitted:
             if tag is not None:
                 continue
-            value = thaw(value)
+            if type(value) is Frozen:
+                value = pickle.loads(value)
             if value is None or not fits(value):
                 error = records.RecordTypeError(value, self.output_type)
                 raise operator_failure(error, self.label, value)
-            fields = fields_of(value)
+            fields = tuple(value) if composite else (value,)
             if timestamped:
-                fields[TS_MILLIS] = ts
-            yield SparkRow(**fields)
+                fields += (ts,)
+            yield new(row, fields)
+
+    def _output_row(self) -> type:
+        """The class of output rows: Rows built from a tuple of the output columns' values
+        (PySpark reads the rows of transformWithState with ``asDict``)."""
+        if getattr(self, "_row_class", None) is None:
+            self._row_class = _row_class(self.output_schema().fieldNames())
+        return self._row_class
 
     def close(self) -> None:
         if getattr(self, "_host", None) is not None:
             self._host.close()
             self._host = None
+
+
+def _row_class(names) -> type:
+    """A Row class with the fixed fields ``names``: ``tuple.__new__(cls, values)`` makes one
+    without Row's keyword handling, and ``asDict`` is a plain zip (the values are column
+    values already: no nested Rows to convert)."""
+
+    class OutputRow(SparkRow):
+        __fields__ = list(names)
+
+        def asDict(self, recursive: bool = False) -> dict:
+            return dict(zip(self.__fields__, self))
+
+    return OutputRow
 
 
 __all__ = ["KeyedProcessor", "TS_MILLIS", "INPUT", "MAX_WATERMARK"]

@@ -67,13 +67,48 @@ class Layout:
         return replace(self, **changes)
 
 
+_LONG_MAX, _LONG_MIN = 2 ** 63 - 1, -(2 ** 63)
+_MICROS_LIMIT = _LONG_MAX // 1000  # larger millisecond timestamps saturate to Long.MAX/MIN
+
+
+def _to_micros(t: int) -> int:
+    if -_MICROS_LIMIT <= t <= _MICROS_LIMIT:
+        return t * 1000
+    return _LONG_MAX if t > 0 else _LONG_MIN
+
+
+def _to_millis(us: int) -> int:
+    if us == _LONG_MAX or us == _LONG_MIN:
+        return us
+    return us // 1000
+
+
 def timestamps_to_arrow(ts: list) -> pa.Array:
-    """Millisecond timestamps (or None) as a Spark TIMESTAMP column."""
-    return pa.array([None if t is None else t * 1000 for t in ts], pa.int64()).cast(
+    """Millisecond timestamps (or None) as a Spark TIMESTAMP column (Flink's Long.MAX_VALUE,
+    a global window's timestamp, travels as the largest TIMESTAMP)."""
+    return pa.array([None if t is None else _to_micros(t) for t in ts], pa.int64()).cast(
         pa.timestamp("us", tz="UTC"))
 
 
 def timestamps_from_arrow(array) -> list:
     """A Spark TIMESTAMP column as millisecond timestamps (or None)."""
     micros = array.cast(pa.int64()).to_pylist()
-    return [None if us is None else us // 1000 for us in micros]
+    return [None if us is None else _to_millis(us) for us in micros]
+
+
+def millis_column(ts_column):
+    """A TIMESTAMP column as epoch milliseconds (the largest TIMESTAMP as Long.MAX)."""
+    from pyspark.sql import functions as F
+
+    micros = F.unix_micros(ts_column)
+    return F.when(micros == F.lit(_LONG_MAX), F.lit(_LONG_MAX)).otherwise(
+        F.unix_millis(ts_column))
+
+
+def timestamp_column(millis_col):
+    """Epoch milliseconds as a TIMESTAMP column (saturating like ``timestamps_to_arrow``)."""
+    from pyspark.sql import functions as F
+
+    return (F.when(millis_col > F.lit(_MICROS_LIMIT), F.timestamp_micros(F.lit(_LONG_MAX)))
+            .when(millis_col < F.lit(-_MICROS_LIMIT), F.timestamp_micros(F.lit(_LONG_MIN)))
+            .otherwise(F.timestamp_millis(millis_col)))

@@ -248,21 +248,27 @@ class ListStateImpl(_Handle, api.ListState):
 
     def get(self):
         v = self._read()
-        return [] if v is _MISSING else v
+        return [] if v is _MISSING else list(v)  # a snapshot: later adds change the cache
 
     def add(self, value) -> None:
         if value is None:
             raise ValueError("You cannot add null to a ListState.")
         self._check(value, self._elem_type())
         items = self._read()
-        self._write(([] if items is _MISSING else items) + [value])
+        if items is _MISSING:
+            items = []
+        items.append(value)  # the key's cached list: written back when the key is done
+        self._write(items)
 
     def add_all(self, values) -> None:
         values = list(values)
         for v in values:
             self._check(v, self._elem_type())
         items = self._read()
-        self._write(([] if items is _MISSING else items) + values)
+        if items is _MISSING:
+            items = []
+        items.extend(values)
+        self._write(items)
 
     def update(self, values) -> None:
         values = list(values)
@@ -286,20 +292,22 @@ class MapStateImpl(_Handle, api.MapState):
         return self._dict().get(key)
 
     def put(self, key, value) -> None:
-        d = dict(self._dict())
+        self._check({key: value}, self._descriptor.type_info)
+        d = self._dict()  # the key's cached dict: written back when the key is done
         d[key] = value
-        self._check(d, self._descriptor.type_info)
         self._write(d)
 
     def put_all(self, dict_value) -> None:
-        d = dict(self._dict())
+        self._check(dict(dict_value), self._descriptor.type_info)
+        d = self._dict()
         d.update(dict_value)
-        self._check(d, self._descriptor.type_info)
         self._write(d)
 
     def remove(self, key) -> None:
-        d = dict(self._dict())
-        d.pop(key, None)
+        d = self._dict()
+        if key not in d:
+            return
+        del d[key]
         if d:
             self._write(d)
         else:
