@@ -193,12 +193,13 @@ class Compiler:
             return self._keyed_streaming(node, keyed, p, info, tags)
         out = Layout(PICKLED if tags else node.output_type, keyed.layout.timestamped,
                      tagged=bool(tags))
-        # Flink's BATCH order: by key, then timestamp; broadcast elements first
+        # Flink's BATCH order: by key, then timestamp; broadcast elements first. Spark's sort
+        # is stable in memory: a key's records keep their arrival order, as in Flink (which
+        # gives no order beyond that either)
         by_time = keyed.layout.timestamped and node.input.key_selector is not None
         order = [F.col(KEY)] + ([F.col(INPUT).desc()] if node.broadcast else []) + \
-            ([F.col(TS)] if by_time else []) + [F.col("__seq")]
-        df = (keyed.df.withColumn("__seq", F.monotonically_increasing_id())
-              .repartition(p, F.col(KEY)).sortWithinPartitions(*order).drop("__seq"))
+            ([F.col(TS)] if by_time else [])
+        df = keyed.df.repartition(p, F.col(KEY)).sortWithinPartitions(*order)
         stage = KeyedBatchStage(node.function, info, label, keyed.layout, out, tags)
         df = df.mapInArrow(self.ship(stage), out.spark_schema())
         return keyed.but(df=df, layout=out, type_info=node.output_type, parallelism=p, ops=(),

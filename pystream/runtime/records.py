@@ -12,6 +12,7 @@ import datetime
 import decimal
 import numbers
 import pickle
+from operator import itemgetter
 from typing import Any, Callable, List, Optional
 
 import pyarrow as pa
@@ -329,6 +330,9 @@ def _check_kinds(values: list, kinds: tuple, type_info: TypeInformation) -> None
 
 
 def _transpose(values: list, arity: int, type_info: TypeInformation) -> list:
+    kinds = set(map(type, values))
+    if kinds == {tuple} and set(map(len, values)) == {arity}:  # the common case, at C speed
+        return [list(map(itemgetter(i), values)) for i in range(arity)]
     rows = []
     for v in values:
         if v is None:

@@ -163,9 +163,27 @@ def _iterate(result):
     return () if result is None else result
 
 
+_SCALARS = frozenset((int, str, float, bool, bytes, type(None)))
+
+
+def encode_keys(keys: list) -> list:
+    """``encode_key`` of each key; scalar keys, the common case, in one pass, each distinct
+    int or str pickled once when keys repeat."""
+    kinds = set(map(type, keys))
+    if not _SCALARS.issuperset(kinds):
+        return [encode_key(k) for k in keys]
+    dumps, protocol = pickle.dumps, records.PICKLE_PROTOCOL
+    if kinds == {int} or kinds == {str}:  # equal keys are equal values (no 1 == True)
+        distinct = set(keys)
+        if len(distinct) * 2 <= len(keys):
+            pickles = {k: dumps(k, protocol) for k in distinct}
+            return list(map(pickles.__getitem__, keys))
+    return [dumps(k, protocol) for k in keys]
+
+
 def encode_key(key) -> bytes:
     """The bytes a key is grouped by: equal keys give equal bytes (no pickle memo)."""
-    if type(key) in (int, str, float, bool, bytes) or key is None:
+    if type(key) in _SCALARS:
         return pickle.dumps(key, records.PICKLE_PROTOCOL)
     pickler_file = _KeyBuffer()
     pickler = pickle.Pickler(pickler_file, records.PICKLE_PROTOCOL)
@@ -288,7 +306,7 @@ class TaggedEncoder:
         if layout.timestamped:
             columns.append(timestamps_to_arrow(ts if ts is not None else [None] * len(values)))
         if layout.keyed:
-            columns.append(pa.array([encode_key(k) for k in trailing], pa.binary()))
+            columns.append(pa.array(encode_keys(trailing), pa.binary()))
         if layout.tagged:
             columns.append(pa.array(tags, pa.string()))
         if layout.partition_ids:
