@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pickle
 from dataclasses import dataclass
-from itertools import groupby
-from typing import Any, Iterator
+from typing import Any, Iterator, Tuple
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pystream.runtime import records
 from pystream.runtime.context import TaskInfo
@@ -45,19 +45,16 @@ class KeyedBatchStage:
             for batch in batches:
                 names = batch.schema.names
                 values = decode(batch.columns[:n_data])
-                keys = batch.column(KEY).to_pylist()
-                ts = (timestamps_from_arrow(batch.column(TS)) if TS in names
-                      else [None] * len(keys))
-                inputs = batch.column(INPUT).to_pylist() if INPUT in names else [0] * len(keys)
-                rows = zip(keys, inputs, values, ts)
-                for (key, input_index), run in groupby(rows, key=lambda r: (r[0], r[1])):
+                ts = timestamps_from_arrow(batch.column(TS)) if TS in names else None
+                for start, end, key, input_index in _runs(batch):
                     if key != current:
                         if current is not None:
                             self._end_key(host)
                         current = key
                         host.set_key(pickle.loads(key), DictBackend())
-                    run = list(run)
-                    host.process_run([r[2] for r in run], [r[3] for r in run], input_index)
+                    host.process_run(values[start:end],
+                                     ts[start:end] if ts is not None else [None] * (end - start),
+                                     input_index)
                 out = encode.emitted(host.drain())
                 if out.num_rows:
                     yield out
@@ -76,3 +73,21 @@ class KeyedBatchStage:
         host.fire_due(MAX_WATERMARK, MAX_WATERMARK, domains=(EVENT, PROCESSING))
         host.finish_key()
         host.watermark = MIN_WATERMARK
+
+
+def _runs(batch: pa.RecordBatch) -> Iterator[Tuple[int, int, bytes, int]]:
+    """The runs of equal (key, input) rows of a sorted batch: (start, end, key, input)."""
+    n = batch.num_rows
+    if n == 0:
+        return iter(())
+    keys = batch.column(KEY)
+    changed = pc.not_equal(keys.slice(1), keys.slice(0, n - 1))
+    inputs = batch.column(INPUT) if INPUT in batch.schema.names else None
+    if inputs is not None:
+        changed = pc.or_(changed, pc.not_equal(inputs.slice(1), inputs.slice(0, n - 1)))
+    starts = [0] + [i + 1 for i in pc.indices_nonzero(changed).to_pylist()]
+    ends = starts[1:] + [n]
+    run_keys = keys.take(pa.array(starts)).to_pylist()
+    run_inputs = (inputs.take(pa.array(starts)).to_pylist() if inputs is not None
+                  else [0] * len(starts))
+    return zip(starts, ends, run_keys, run_inputs)
