@@ -112,13 +112,12 @@ class _Op:
             self.spec.fn.close()
 
     def _map(self, values, ts, side):
-        f = self.call
-        return [f(v) for v in values], ts
+        return list(map(self.call, values)), ts
 
     def _filter(self, values, ts, side):
         f = self.call
         if ts is None:
-            return [v for v in values if f(v)], None
+            return list(filter(f, values)), None
         kept = [(v, t) for v, t in zip(values, ts) if f(v)]
         return [v for v, _ in kept], [t for _, t in kept]
 
@@ -153,8 +152,7 @@ class _Op:
                         for v, t in zip(values, previous)]
 
     def _key(self, values, ts, side):
-        f = self.call
-        return [f(v) for v in values], ts
+        return list(map(self.call, values)), ts
 
     _partition = _key
 
