@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pickle
 import time
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from pystream.datastream.functions import (
     KeyedCoProcessFunction,
@@ -25,7 +25,8 @@ from pystream.runtime.state import _MISSING, KeyScope, StateAccess, value_checke
 
 MIN_WATERMARK = -(2 ** 63)
 MAX_WATERMARK = 2 ** 63 - 1
-TIMERS = "__timers"  # state name of the key's emulated timers: set of (domain, timestamp)
+TIMERS = "__timers"  # state name holding the key's timers: set of (domain, timestamp)
+_UNKNOWN = object()
 
 EVENT, PROCESSING = "event", "processing"
 _DOMAINS = {EVENT: TimeDomain.EVENT_TIME, PROCESSING: TimeDomain.PROCESSING_TIME}
@@ -125,8 +126,8 @@ class HostedFunction:
 
 
 class NativeTimers:
-    """Timers of one domain that the driver's engine keeps and fires itself (Spark's timers
-    in STREAMING mode), for the current key."""
+    """The timers of one domain that the engine fires (Spark's, in STREAMING mode), for the
+    current key."""
 
     domain: str
 
@@ -136,14 +137,14 @@ class NativeTimers:
     def delete(self, timestamp: int) -> None:
         raise NotImplementedError
 
-    def list(self) -> Iterable[int]:
-        raise NotImplementedError
-
 
 class KeyedHost:
-    """Runs one keyed function. Timers of the ``native`` domain live in the engine (the
-    host only avoids registering one twice); the others are kept in the key's state
-    (``TIMERS``) and fired by the driver (``fire_due``)."""
+    """Runs one keyed function.
+
+    All timers of a key are kept in its state (``TIMERS``). For the ``native`` domain the
+    engine holds one timer per key, at the key's earliest timer of that domain: when it
+    fires, the driver fires every due timer of the key at once (``fire_due``), so a key
+    with many timers (windows) costs the engine one timer, not one per window."""
 
     def __init__(self, function, info: TaskInfo, label: str,
                  native: Optional[NativeTimers] = None):
@@ -152,7 +153,7 @@ class KeyedHost:
         self.label = label
         self.native = native.domain if native is not None else None
         self._native = native
-        self._native_seen: Optional[set] = None  # the current key's native timers, once read
+        self._engine_timer: Any = _UNKNOWN  # the key's engine timer (None: none), once read
         self.scope: Optional[KeyScope] = None
         self.watermark = MIN_WATERMARK
         self.out: List[Emitted] = []
@@ -188,10 +189,29 @@ class KeyedHost:
 
     def set_key(self, key, backend) -> None:
         self.scope = KeyScope(key, backend)
-        self._native_seen = None
+        self._engine_timer = _UNKNOWN
 
     def finish_key(self) -> None:
+        if self._native is not None and self._engine_timer is not _UNKNOWN:
+            self._sync_engine_timer()
         self.scope.flush()
+
+    def engine_timer_fired(self, timestamp: int) -> None:
+        """The engine fired (and dropped) its timer ``timestamp`` for the current key."""
+        self._timers()
+        if self._engine_timer == timestamp:
+            self._engine_timer = None
+
+    def _sync_engine_timer(self) -> None:
+        """Move the engine's timer to the key's earliest timer of the native domain."""
+        native = self.native
+        earliest = min((ts for domain, ts in self._timers() if domain == native), default=None)
+        if earliest != self._engine_timer:
+            if self._engine_timer is not None:
+                self._native.delete(self._engine_timer)
+            if earliest is not None:
+                self._native.register(earliest)
+            self._engine_timer = earliest
 
     # -- records and timers
 
@@ -235,15 +255,11 @@ class KeyedHost:
 
     def fire(self, domain: str, timestamp: int) -> None:
         """Fire a due timer of the current key (removes it from the key's timers)."""
-        if domain == self.native:  # the engine fires only timers it holds
-            if self._native_seen is not None:
-                self._native_seen.discard(timestamp)
-        else:
-            timers = self._timers()
-            if (domain, timestamp) not in timers:
-                return
-            timers.discard((domain, timestamp))
-            self._save_timers(timers)
+        timers = self._timers()
+        if (domain, timestamp) not in timers:
+            return
+        timers.discard((domain, timestamp))
+        self._save_timers(timers)
         ctx = self._ctx
         out_ts = timestamp if domain == EVENT else None
         ctx._timestamp = out_ts
@@ -280,38 +296,26 @@ class KeyedHost:
                 self.fire(domain, ts)
 
     def register_timer(self, domain: str, timestamp: int) -> None:
-        if domain == self.native:
-            seen = self._native_timers()
-            if timestamp not in seen:
-                seen.add(timestamp)
-                self._native.register(timestamp)
-            return
         timers = self._timers()
         if (domain, timestamp) not in timers:
             timers.add((domain, timestamp))
             self._save_timers(timers)
 
     def delete_timer(self, domain: str, timestamp: int) -> None:
-        if domain == self.native:
-            seen = self._native_timers()
-            if timestamp in seen:
-                seen.discard(timestamp)
-                self._native.delete(timestamp)
-            return
         timers = self._timers()
         if (domain, timestamp) in timers:
             timers.discard((domain, timestamp))
             self._save_timers(timers)
 
-    def _native_timers(self) -> set:
-        if self._native_seen is None:
-            self._native_seen = set(self._native.list())
-        return self._native_seen
-
     def _timers(self) -> set:
-        """The current key's emulated timers (the cached set: change it, then save it)."""
+        """The current key's timers (the cached set: change it, then save it)."""
         timers = self.scope.load(TIMERS)
-        return set() if timers is _MISSING else timers
+        timers = set() if timers is _MISSING else timers
+        if self._engine_timer is _UNKNOWN and self._native is not None:
+            native = self.native
+            self._engine_timer = min((ts for domain, ts in timers if domain == native),
+                                     default=None)
+        return timers
 
     def _save_timers(self, timers: set) -> None:
         if timers:

@@ -1,9 +1,9 @@
 """STREAMING mode keyed execution on Spark's transformWithState.
 
 ``KeyedProcessor`` is a Spark StatefulProcessor hosting a pystream keyed function: all of a
-key's state lives in one Spark MapState (state name -> pickled object), timers of the
-operator's time mode are Spark timers, the other kind is kept in state and fired when the
-key is next active. The function's ``open()`` runs lazily on the first key of a task, so
+key's state lives in one Spark MapState (state name -> pickled object), timers too; for
+timers of the operator's time mode one Spark timer per key (at its earliest) wakes the key
+up to fire all its due ones, the other kind fire when the key is next active. The function's ``open()`` runs lazily on the first key of a task, so
 Spark's driver-side schema probe (``init`` + ``close``) never runs user code.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import pickle
 import time
 from itertools import groupby
-from typing import Any, Iterable, Iterator, Optional, Tuple
+from typing import Any, Iterator, Optional, Tuple
 
 from pyspark.sql import Row as SparkRow
 from pyspark.sql.streaming import StatefulProcessor, StatefulProcessorHandle
@@ -67,7 +67,7 @@ class _SparkStateBackend:
 
 
 class _SparkTimers(NativeTimers):
-    """The current key's timers of the operator's time mode, kept and fired by Spark."""
+    """The current key's Spark timer (of the operator's time mode)."""
 
     def __init__(self, domain: str, handle: StatefulProcessorHandle):
         self.domain = domain
@@ -78,9 +78,6 @@ class _SparkTimers(NativeTimers):
 
     def delete(self, timestamp: int) -> None:
         self._handle.deleteTimer(timestamp)
-
-    def list(self) -> Iterable[int]:
-        return self._handle.listTimers()
 
 
 class KeyedProcessor(StatefulProcessor):
@@ -167,8 +164,15 @@ class KeyedProcessor(StatefulProcessor):
         return self._finish(host)
 
     def handleExpiredTimer(self, key, timerValues, expiredTimerInfo) -> Iterator[SparkRow]:
+        """Spark fired the key's timer: fire all the key's due timers of its domain."""
         host = self._begin(key, timerValues)
-        host.fire(self.native, expiredTimerInfo.getExpiryTimeInMs())
+        expiry = expiredTimerInfo.getExpiryTimeInMs()
+        host.engine_timer_fired(expiry)
+        if self.native == EVENT:
+            host.fire_due(max(host.watermark, expiry), domains=(EVENT,))
+        else:
+            now = max(expiry, timerValues.getCurrentProcessingTimeInMs())
+            host.fire_due(host.watermark, now, domains=(PROCESSING,))
         return self._finish(host)
 
     def _finish(self, host: KeyedHost) -> Iterator[SparkRow]:
