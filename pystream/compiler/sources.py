@@ -92,8 +92,13 @@ def _data_generator(source: DataGeneratorSource, compiler, node: graph.Source) -
     p = node.meta.parallelism or 1  # one reader unless set: records come in index order
     layout = Layout(Types.LONG())
     if source.count is not None:
-        df = read_python_source(compiler, pysource.RangeRead(0, source.count - 1, p)) \
-            if source.count else _empty_longs(compiler)
+        if not source.count:
+            df = _empty_longs(compiler)
+        elif source.rows_per_second:
+            df = read_python_source(compiler, pysource.PacedRangeRead(
+                0, source.count - 1, p, source.rows_per_second))
+        else:
+            df = read_python_source(compiler, pysource.RangeRead(0, source.count - 1, p))
     else:
         from pyspark.sql import functions as F
 

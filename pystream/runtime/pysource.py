@@ -194,3 +194,81 @@ class RangeRead(ReadSpec):
         for chunk in range(lo, hi, self.CHUNK):
             values = pa.array(range(chunk, min(chunk + self.CHUNK, hi)), pa.int64())
             yield pa.RecordBatch.from_arrays([values], names=[self.column])
+
+
+class PacedRangeRead(RangeRead):
+    """``RangeRead`` at ``rows_per_second`` (a bounded DataGeneratorSource with a rate).
+
+    A batch read sleeps between chunks; a streaming read offers, at each micro-batch, the
+    indices due by then (waiting for the next one when none is), so the stream advances at
+    the rate and ends with the last index.
+    """
+
+    static = False
+
+    def __init__(self, start: int, end: int, parallelism: int, rows_per_second: float):
+        super().__init__(start, end, parallelism)
+        self.rows_per_second = rows_per_second
+
+    def read(self, split):
+        import time
+
+        lo, hi = split
+        rate = self.rows_per_second * (hi - lo) / max(1, self.end - self.start + 1)
+        chunk = max(1, min(self.CHUNK, int(rate // 10) or 1))  # ~10 batches a second
+        began = time.monotonic()
+        for first in range(lo, hi, chunk):
+            wait = began + (first - lo) / rate - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
+            values = pa.array(range(first, min(first + chunk, hi)), pa.int64())
+            yield pa.RecordBatch.from_arrays([values], names=[self.column])
+
+    def stream_reader(self):
+        return _PacedStreamReader(self)
+
+
+class _PacedStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
+    """Offset n: indices start..start+n-1 have been offered."""
+
+    def __init__(self, spec: PacedRangeRead):
+        self.spec = spec
+        self.total = spec.end - spec.start + 1
+        self.began = None
+
+    def initialOffset(self) -> dict:
+        return {"next": 0}
+
+    def prepareForTriggerAvailableNow(self) -> None:
+        pass
+
+    def latestOffset(self, start=None, limit=None) -> dict:
+        import time
+
+        now = time.monotonic()
+        if self.began is None:
+            self.began = now - (start or {"next": 0})["next"] / self.spec.rows_per_second
+        offered = (start or {"next": 0})["next"]
+        if offered >= self.total:
+            return {"next": self.total}
+        # wait for the next index due: an empty micro-batch would end an availableNow query
+        due = self.began + (offered + 1) / self.spec.rows_per_second
+        if due > now:
+            time.sleep(due - now)
+            now = due
+        return {"next": min(self.total, int((now - self.began) * self.spec.rows_per_second))}
+
+    def partitions(self, start: dict, end: dict):
+        lo, hi = self.spec.start + start["next"], self.spec.start + end["next"]
+        n = self.spec.parallelism
+        bounds = [lo + (hi - lo) * i // n for i in range(n + 1)]
+        return [InputPartition((a, b)) for a, b in zip(bounds, bounds[1:]) if b > a]
+
+    def read(self, partition):
+        lo, hi = partition.value
+        for first in range(lo, hi, RangeRead.CHUNK):
+            values = pa.array(range(first, min(first + RangeRead.CHUNK, hi)), pa.int64())
+            yield pa.RecordBatch.from_arrays([values], names=[self.spec.column])
+
+    def commit(self, end: dict) -> None:
+        pass

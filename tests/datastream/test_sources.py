@@ -1,6 +1,7 @@
 """Built-in sources in both runtime modes."""
 import socket
 import threading
+import time
 
 import pytest
 
@@ -20,6 +21,15 @@ def test_bounded_data_generator(env):
     ds = env.from_source(source, WatermarkStrategy.no_watermarks(), "gen",
                          Types.TUPLE([Types.LONG(), Types.STRING()]))
     assert collect_sorted(ds) == [(0, "r0"), (0, "r2"), (1, "r1"), (1, "r3")]
+
+
+def test_bounded_data_generator_keeps_its_rate(env):
+    """20 records at 10 per second: all of them, in index order, over at least ~2 s."""
+    source = DataGeneratorSource(lambda i: i * 10, count=20, rows_per_second=10)
+    ds = env.from_source(source, WatermarkStrategy.no_watermarks(), "gen", Types.LONG())
+    started = time.monotonic()
+    records = collect(ds)
+    assert (records, time.monotonic() - started >= 1.8) == ([i * 10 for i in range(20)], True)
 
 
 def test_unbounded_source_in_batch_mode_is_an_error(batch_env):
