@@ -1,10 +1,12 @@
 """STREAMING mode keyed execution on Spark's transformWithState.
 
 ``KeyedProcessor`` is a Spark StatefulProcessor hosting a pystream keyed function: all of a
-key's state lives in one Spark MapState (state name -> pickled object), timers too; for
-timers of the operator's time mode one Spark timer per key (at its earliest) wakes the key
-up to fire all its due ones, the other kind fire when the key is next active. The function's ``open()`` runs lazily on the first key of a task, so
-Spark's driver-side schema probe (``init`` + ``close``) never runs user code.
+key's state (state name -> object, timers included) is one pickled dict in one Spark
+ValueState: read once and written at most once per visit of the key. For timers of the
+operator's time mode one Spark timer per key (at its earliest) wakes the key up to fire all
+its due ones; the other kind fire when the key is next active. The function's ``open()``
+runs lazily on the first key of a task, so Spark's driver-side schema probe (``init`` +
+``close``) never runs user code.
 """
 from __future__ import annotations
 
@@ -43,27 +45,49 @@ INPUT = "__input"  # which input of a two-input operator a record comes from
 END_OF_INPUT_KEY = b""
 END_OF_INPUT_MS = 253402300799999  # 9999-12-31T23:59:59.999Z
 _END_OF_INPUT_WATERMARK = END_OF_INPUT_MS - 10 ** 12
-_STATE_KEY_SCHEMA = "name string"
-_STATE_VALUE_SCHEMA = "blob binary"
+_STATE_SCHEMA = "blob binary"
 
 
 class _SparkStateBackend:
-    """The state of the current key, in one Spark MapState of pickled objects."""
+    """The state of the current key: a dict (state name -> object) in one Spark ValueState,
+    pickled whole; one read when the key first touches state and at most one write when it
+    is done (``commit``), however many states (windows, timers) the key has."""
 
-    __slots__ = ("map_state",)
+    __slots__ = ("value_state", "data", "changed")
 
-    def __init__(self, map_state):
-        self.map_state = map_state
+    def __init__(self, value_state):
+        self.value_state = value_state
+        self.data: Optional[dict] = None
+        self.changed = False
+
+    def begin(self) -> None:
+        """A new key: nothing read yet."""
+        self.data, self.changed = None, False
+
+    def _loaded(self) -> dict:
+        if self.data is None:
+            row = self.value_state.get()
+            self.data = {} if row is None else pickle.loads(row[0])
+        return self.data
 
     def get(self, name):
-        row = self.map_state.getValue((name,))
-        return _MISSING if row is None else pickle.loads(row[0])
+        return self._loaded().get(name, _MISSING)
 
     def put(self, name, value):
-        self.map_state.updateValue((name,), (pickle.dumps(value, PICKLE_PROTOCOL),))
+        self._loaded()[name] = value
+        self.changed = True
 
     def delete(self, name):
-        self.map_state.removeKey((name,))
+        if self._loaded().pop(name, _MISSING) is not _MISSING:
+            self.changed = True
+
+    def commit(self) -> None:
+        if self.changed:
+            if self.data:
+                self.value_state.update((pickle.dumps(self.data, PICKLE_PROTOCOL),))
+            else:
+                self.value_state.clear()
+        self.data, self.changed = None, False
 
 
 class _SparkTimers(NativeTimers):
@@ -123,8 +147,7 @@ class KeyedProcessor(StatefulProcessor):
 
     def init(self, handle: StatefulProcessorHandle) -> None:
         self._handle = handle
-        self._states = handle.getMapState("pystream", _STATE_KEY_SCHEMA, _STATE_VALUE_SCHEMA)
-        self._backend = _SparkStateBackend(self._states)
+        self._backend = _SparkStateBackend(handle.getValueState("pystream", _STATE_SCHEMA))
         self._host: Optional[KeyedHost] = None
 
     def _started_host(self) -> KeyedHost:
@@ -136,6 +159,7 @@ class KeyedProcessor(StatefulProcessor):
 
     def _begin(self, key, timerValues) -> KeyedHost:
         host = self._started_host()
+        self._backend.begin()
         host.set_key(pickle.loads(key[0]), self._backend)
         watermark = timerValues.getCurrentWatermarkInMs()
         # Spark's watermark starts at 0 (-1 without event time); Flink's at Long.MIN_VALUE
@@ -181,6 +205,7 @@ class KeyedProcessor(StatefulProcessor):
             if self.native != PROCESSING:
                 host.fire_due(host.watermark, now, domains=(PROCESSING,))
         host.finish_key()
+        self._backend.commit()
         return self._rows(host.drain())
 
     def _rows(self, emitted) -> Iterator[SparkRow]:
