@@ -8,6 +8,7 @@ Spark jobs interrupted before the interrupt propagates. ``Job.start()`` runs it 
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import os
 import re
 import shutil
@@ -15,7 +16,7 @@ import tempfile
 import threading
 import time
 import weakref
-from typing import List, Optional
+from typing import Callable, List, Optional, Set
 
 from pystream import graph
 from pystream.common.job import JobExecutionResult, JobID, JobStatus
@@ -26,6 +27,9 @@ from pystream.errors import PystreamError
 from pystream.runtime.errors import spark_error
 
 POLL_SECONDS = 0.2
+# Spark's errors when a Python worker did not connect back in time (a loaded machine)
+_WORKER_START = ("Python worker failed to connect back",
+                 "waiting for the Python worker to connect back")
 _active: "weakref.WeakSet[Job]" = weakref.WeakSet()
 
 
@@ -63,6 +67,8 @@ class Job:
         self._status = JobStatus.CREATED
         self._cancelled = threading.Event()
         self._queries: List[RunningQuery] = []
+        self._starts: List[Callable[[], RunningQuery]] = []  # start query i again
+        self._restarts: Set[int] = set()
         self._checkpoints: List[str] = []
         self._temp_dirs: List[str] = []
         self._tag = "pystream-%s" % self.job_id
@@ -158,10 +164,12 @@ class Job:
             self.spark.conf.set("spark.sql.shuffle.partitions", str(compiler.shuffle_partitions))
         for index, (plan, sink) in enumerate(zip(plans, self.sinks)):
             checkpoint = self._checkpoint_location(sink, index)
+            start = functools.partial(plan.start_stream, trigger, checkpoint)
             with self._lock:
                 if self._cancelled.is_set():
                     raise JobCancelled("job '%s' was cancelled" % self.name)
-                self._queries.append(plan.start_stream(trigger, checkpoint))
+                self._queries.append(start())
+                self._starts.append(start)
         self._await_queries(bounded)
 
     def _checkpoint_location(self, sink: graph.Sink, index: int) -> str:
@@ -178,20 +186,42 @@ class Job:
 
     def _await_queries(self, bounded: bool = False) -> None:
         while True:
-            active = [q for q in self._queries if q.query.isActive]
-            if not active:
+            for q in list(self._queries):
+                if q.query.isActive:
+                    try:
+                        q.query.awaitTermination(POLL_SECONDS)
+                    except Exception:  # noqa: BLE001 - read from query.exception() below
+                        pass
+                    if bounded and q.query.isActive and _idles(q.query):
+                        q.query.stop()
+            if self._cancelled.is_set():
+                raise JobCancelled("job '%s' was cancelled" % self.name)
+            ended = [(i, q.query.exception()) for i, q in enumerate(self._queries)
+                     if not q.query.isActive]
+            for index, error in ended:
+                if error is not None and not self._restarted(index, error):
+                    raise error
+            if len(ended) == len(self._queries) and all(e is None for _, e in ended):
                 break
-            for q in active:
-                q.query.awaitTermination(POLL_SECONDS)  # raises if the query failed
-                if bounded and _idles(q.query):
-                    q.query.stop()
-        if self._cancelled.is_set():
-            raise JobCancelled("job '%s' was cancelled" % self.name)
         for q in self._queries:
-            error = q.query.exception()
-            if error is not None:
-                raise error
             q.finish()
+
+    def _restarted(self, index: int, error) -> bool:
+        """Start a query again from its checkpoint, once, if it failed because a Python
+        worker did not start in time (Spark waits 10 s for a transformWithState worker to
+        connect back, which a loaded machine can miss; nothing of the batch ran)."""
+        if index in self._restarts or not any(text in str(error) for text in _WORKER_START):
+            return False
+        self._restarts.add(index)
+        try:
+            self._queries[index].finish()
+        except Exception:  # noqa: BLE001 - the failed query's sink is abandoned
+            pass
+        with self._lock:
+            if self._cancelled.is_set():
+                return False
+            self._queries[index] = self._starts[index]()
+        return True
 
     def _stop_all(self) -> None:
         with self._lock:
