@@ -147,27 +147,33 @@ def spark_counter(spark, source_dir: str) -> None:
                                                    "None"))
 
 
+EVENTS = "key long, f0 long, f1 long, ms long"
+
+
+def window_events(batches):
+    """The hand-written window jobs' input: the pairs with their key and timestamp."""
+    import pyarrow as pa
+
+    for batch in batches:
+        values = batch.column(0).to_pylist()
+        pairs = [to_pair(x) for x in values]
+        yield pa.RecordBatch.from_arrays(
+            [pa.array([first(p) for p in pairs], pa.int64()),
+             pa.array([p[0] for p in pairs], pa.int64()),
+             pa.array([p[1] for p in pairs], pa.int64()),
+             pa.array([millis(x) for x in values], pa.int64())],
+            names=["key", "f0", "f1", "ms"])
+
+
 def spark_window_reduce(spark, source_dir: str) -> None:
     """The window job with the same Python reduce function: transformWithState keyed by key,
     a MapState of window start -> reduced value and an event-time timer at each window's
     end (what Flink's window operator does, written directly on Spark)."""
-    import pyarrow as pa
     from pyspark.sql import Row
     from pyspark.sql import functions as F
     from pyspark.sql.streaming import StatefulProcessor
 
     size = WINDOW_SECONDS * 1000
-
-    def events(batches):
-        for batch in batches:
-            values = batch.column(0).to_pylist()
-            pairs = [to_pair(x) for x in values]
-            yield pa.RecordBatch.from_arrays(
-                [pa.array([first(p) for p in pairs], pa.int64()),
-                 pa.array([p[0] for p in pairs], pa.int64()),
-                 pa.array([p[1] for p in pairs], pa.int64()),
-                 pa.array([millis(x) for x in values], pa.int64())],
-                names=["key", "f0", "f1", "ms"])
 
     class WindowReduce(StatefulProcessor):
         def init(self, handle):
@@ -201,7 +207,7 @@ def spark_window_reduce(spark, source_dir: str) -> None:
             pass
 
     df = spark.readStream.schema("value long").parquet(source_dir) \
-        .mapInArrow(events, "key long, f0 long, f1 long, ms long") \
+        .mapInArrow(window_events, EVENTS) \
         .withColumn("ts", F.timestamp_millis("ms")).withWatermark("ts", "0 seconds") \
         .groupBy("key").transformWithState(WindowReduce(), "f0 long, f1 long", "Append",
                                            "EventTime")
@@ -209,20 +215,10 @@ def spark_window_reduce(spark, source_dir: str) -> None:
 
 
 def spark_window_sum(spark, source_dir: str) -> None:
-    import pyarrow as pa
     from pyspark.sql import functions as F
 
-    def events(batches):
-        for batch in batches:
-            values = batch.column(0).to_pylist()
-            pairs = [to_pair(x) for x in values]
-            yield pa.RecordBatch.from_arrays(
-                [pa.array([first(p) for p in pairs], pa.int64()),
-                 pa.array([p[1] for p in pairs], pa.int64()),
-                 pa.array([millis(x) for x in values], pa.int64())], names=["key", "f1", "ms"])
-
     df = spark.readStream.schema("value long").parquet(source_dir) \
-        .mapInArrow(events, "key long, f1 long, ms long") \
+        .mapInArrow(window_events, EVENTS) \
         .select("key", "f1", F.timestamp_millis("ms").alias("ts")) \
         .withWatermark("ts", "0 seconds") \
         .groupBy(F.window("ts", "%d seconds" % WINDOW_SECONDS), "key") \
