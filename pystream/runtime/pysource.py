@@ -256,7 +256,8 @@ class _PacedStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         if due > now:
             time.sleep(due - now)
             now = due
-        return {"next": min(self.total, int((now - self.began) * self.spec.rows_per_second))}
+        due_now = int((now - self.began) * self.spec.rows_per_second)
+        return {"next": min(self.total, max(offered + 1, due_now))}
 
     def partitions(self, start: dict, end: dict):
         lo, hi = self.spec.start + start["next"], self.spec.start + end["next"]
@@ -265,10 +266,7 @@ class _PacedStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         return [InputPartition((a, b)) for a, b in zip(bounds, bounds[1:]) if b > a]
 
     def read(self, partition):
-        lo, hi = partition.value
-        for first in range(lo, hi, RangeRead.CHUNK):
-            values = pa.array(range(first, min(first + RangeRead.CHUNK, hi)), pa.int64())
-            yield pa.RecordBatch.from_arrays([values], names=[self.spec.column])
+        yield from RangeRead.read(self.spec, partition.value)  # due already: not paced
 
     def commit(self, end: dict) -> None:
         pass
