@@ -9,7 +9,9 @@ Jobs (1000 keys):
 The hand-written versions run the same Python functions (pairing, key selector, timestamp
 assigner, reduce) in ``mapInArrow`` and ``transformWithState``: (1) with a typed ValueState,
 (2) with a MapState of window start -> reduced value and an event-time timer per window.
-``window-native`` compares job 2 with Spark's own ``withWatermark`` + ``groupBy(window(...),
+``window-one-value`` compares job 2 with a hand-written variant that keeps all of a key's
+windows in one ValueState and one timer per key (pystream's own layout). ``window-native``
+compares job 2 with Spark's own ``withWatermark`` + ``groupBy(window(...),
 key).agg(sum)``, which sums in the JVM without any Python function: a reference for the cost
 of a Python reduce, not a target. (Spark's append mode keeps the last window open at the end
 of the input: the hand-written jobs emit one window per key less than pystream.) Prints
@@ -214,6 +216,72 @@ def spark_window_reduce(spark, source_dir: str) -> None:
     _run_stream(df)
 
 
+def spark_window_reduce_one_value(spark, source_dir: str) -> None:
+    """The window job with the same Python reduce, all of a key's windows in one ValueState
+    (a pickled dict of window start -> reduced value) and one timer per key at its earliest
+    window end: the layout pystream uses, written by hand."""
+    import pickle
+
+    from pyspark.sql import Row
+    from pyspark.sql import functions as F
+    from pyspark.sql.streaming import StatefulProcessor
+
+    size = WINDOW_SECONDS * 1000
+
+    class WindowReduce(StatefulProcessor):
+        def init(self, handle):
+            self.handle = handle
+            self.windows = handle.getValueState("windows", "blob binary")
+
+        def _load(self):
+            stored = self.windows.get()
+            return {} if stored is None else pickle.loads(stored[0])
+
+        def _save(self, windows, timer):
+            earliest = min(windows) + size - 1 if windows else None
+            if earliest != timer:
+                if timer is not None:
+                    self.handle.deleteTimer(timer)
+                if earliest is not None:
+                    self.handle.registerTimer(earliest)
+            if windows:
+                self.windows.update((pickle.dumps(windows),))
+            else:
+                self.windows.clear()
+
+        def handleInputRows(self, key, rows, timerValues):
+            windows = self._load()
+            timer = min(windows) + size - 1 if windows else None
+            for row in rows:
+                start = row.ms - row.ms % size
+                value = (row.f0, row.f1)
+                windows[start] = add_counts(windows[start], value) if start in windows \
+                    else value
+            self._save(windows, timer)
+            return iter(())
+
+        def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):
+            windows = self._load()
+            watermark = max(timerValues.getCurrentWatermarkInMs(),
+                            expiredTimerInfo.getExpiryTimeInMs())
+            for start in sorted(windows):
+                if start + size - 1 > watermark:
+                    break
+                value = windows.pop(start)
+                yield Row(f0=value[0], f1=value[1])
+            self._save(windows, None)
+
+        def close(self):
+            pass
+
+    df = spark.readStream.schema("value long").parquet(source_dir) \
+        .mapInArrow(window_events, EVENTS) \
+        .withColumn("ts", F.timestamp_millis("ms")).withWatermark("ts", "0 seconds") \
+        .groupBy("key").transformWithState(WindowReduce(), "f0 long, f1 long", "Append",
+                                           "EventTime")
+    _run_stream(df)
+
+
 def spark_window_sum(spark, source_dir: str) -> None:
     from pyspark.sql import functions as F
 
@@ -233,8 +301,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--records", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--jobs", default="counter,window,window-native",
-                        help="comma-separated: counter, window, window-native")
+    parser.add_argument("--jobs", default="counter,window,window-one-value,window-native",
+                        help="comma-separated: counter, window, window-one-value, "
+                             "window-native")
     args = parser.parse_args()
     n = args.records
 
@@ -249,6 +318,9 @@ def main() -> None:
                     lambda: spark_counter(spark, numbers)),
         "window": ("tumbling event-time window sum", lambda: pystream_window_sum(n),
                    lambda: spark_window_reduce(spark, numbers)),
+        "window-one-value": ("window sum vs one ValueState/key",
+                             lambda: pystream_window_sum(n),
+                             lambda: spark_window_reduce_one_value(spark, numbers)),
         "window-native": ("window sum vs Spark's native sum", lambda: pystream_window_sum(n),
                           lambda: spark_window_sum(spark, numbers)),
     }

@@ -225,6 +225,8 @@ class WindowOperator(KeyedProcessFunction):
 
     def register_timer(self, domain: str, timestamp: int, window: Window) -> None:
         windows: Set[Window] = self.timers.get((domain, timestamp)) or set()
+        if window in windows:  # every element of a window registers its timers again
+            return
         if not windows:
             service = self._ctx.timer_service()
             if domain == EVENT:
