@@ -213,10 +213,10 @@ class _TwoInputs(ProcessFunction):
         return self._elements[index](element, ctx)
 
 
-class _CoMap(CoProcessFunction):
-    """A CoMapFunction as a CoProcessFunction (PyFlink's adapter: None emits nothing)."""
+class _CoAdapter(CoProcessFunction):
+    """A two-input function run as a CoProcessFunction: open/close pass through."""
 
-    def __init__(self, function: CoMapFunction):
+    def __init__(self, function):
         self.function = function
 
     def open(self, runtime_context):
@@ -224,6 +224,10 @@ class _CoMap(CoProcessFunction):
 
     def close(self):
         self.function.close()
+
+
+class _CoMap(_CoAdapter):
+    """A CoMapFunction as a CoProcessFunction (PyFlink's adapter: None emits nothing)."""
 
     def process_element1(self, value, ctx):
         result = self.function.map1(value)
@@ -236,17 +240,8 @@ class _CoMap(CoProcessFunction):
             yield result
 
 
-class _CoFlatMap(CoProcessFunction):
+class _CoFlatMap(_CoAdapter):
     """A CoFlatMapFunction as a CoProcessFunction."""
-
-    def __init__(self, function: CoFlatMapFunction):
-        self.function = function
-
-    def open(self, runtime_context):
-        self.function.open(runtime_context)
-
-    def close(self):
-        self.function.close()
 
     def process_element1(self, value, ctx):
         result = self.function.flat_map1(value)

@@ -182,11 +182,10 @@ class _Timers(TimerService):
         self._op.set_timer(EVENT, int(timestamp), False)
 
 
-class _Context(BaseBroadcastProcessFunction.Context):
-    """The context of ``process_broadcast_element``: read-write broadcast state."""
+class _OperatorTime:
+    """Timestamp and time of the operator's current element (both contexts)."""
 
-    def __init__(self, operator: "BroadcastOperator"):
-        self._op = operator
+    _op: "BroadcastOperator"
 
     def timestamp(self) -> Optional[int]:
         return self._op.outer.timestamp()
@@ -196,6 +195,13 @@ class _Context(BaseBroadcastProcessFunction.Context):
 
     def current_watermark(self) -> int:
         return self._op.host.watermark
+
+
+class _Context(_OperatorTime, BaseBroadcastProcessFunction.Context):
+    """The context of ``process_broadcast_element``: read-write broadcast state."""
+
+    def __init__(self, operator: "BroadcastOperator"):
+        self._op = operator
 
     def get_broadcast_state(self, state_descriptor) -> api.BroadcastState:
         return self._op.broadcast_state(state_descriptor)
@@ -206,7 +212,7 @@ class _Context(BaseBroadcastProcessFunction.Context):
         self._op.apply_to_keyed_state(state_descriptor, function)
 
 
-class _ReadOnlyContext(KeyedBroadcastProcessFunction.OnTimerContext):
+class _ReadOnlyContext(_OperatorTime, KeyedBroadcastProcessFunction.OnTimerContext):
     """The context of ``process_element`` and ``on_timer``: read-only broadcast state, the
     current key and timers (keyed streams)."""
 
@@ -214,15 +220,6 @@ class _ReadOnlyContext(KeyedBroadcastProcessFunction.OnTimerContext):
         self._op = operator
         self._timers = _Timers(operator)
         self._domain: Optional[TimeDomain] = None
-
-    def timestamp(self) -> Optional[int]:
-        return self._op.outer.timestamp()
-
-    def current_processing_time(self) -> int:
-        return int(time.time() * 1000)
-
-    def current_watermark(self) -> int:
-        return self._op.host.watermark
 
     def get_broadcast_state(self, state_descriptor) -> api.ReadOnlyBroadcastState:
         return ReadOnlyBroadcastStateView(self._op.broadcast_state(state_descriptor))
