@@ -123,12 +123,16 @@ def spark_reduce_streaming(spark, source_dir: str) -> None:
         def close(self):
             pass
 
+    run_stream(spark.readStream.schema("value long").parquet(source_dir)
+               .mapInArrow(pairs, "key long, f0 long, f1 long")
+               .groupBy("key").transformWithState(RollingReduce(), "f0 long, f1 long",
+                                                  "Append", "None"))
+
+
+def run_stream(df) -> None:
+    """Run a streaming DataFrame into Spark's ``noop`` sink until its input is consumed."""
     checkpoint = tempfile.mkdtemp()
     try:
-        df = spark.readStream.schema("value long").parquet(source_dir) \
-            .mapInArrow(pairs, "key long, f0 long, f1 long") \
-            .groupBy("key").transformWithState(RollingReduce(), "f0 long, f1 long", "Append",
-                                               "None")
         df.writeStream.format("noop").trigger(availableNow=True) \
             .option("checkpointLocation", checkpoint).start().awaitTermination()
     finally:

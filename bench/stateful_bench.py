@@ -23,28 +23,22 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import tempfile
 
-from bench.core_bench import compare, write_numbers
+from bench.core_bench import (
+    N_KEYS,
+    add_counts,
+    compare,
+    first,
+    run_stream,
+    to_pair,
+    write_numbers,
+)
 
-N_KEYS = 1000
 WINDOW_SECONDS = 10
 
 
 def key_of(x):
     return x % N_KEYS
-
-
-def to_pair(x):
-    return x % N_KEYS, 1
-
-
-def first(pair):
-    return pair[0]
-
-
-def add_counts(a, b):
-    return a[0], a[1] + b[1]
 
 
 def millis(x):
@@ -107,15 +101,6 @@ def pystream_window_sum(n: int) -> None:
 # hand-written PySpark
 
 
-def _run_stream(df) -> None:
-    checkpoint = tempfile.mkdtemp()
-    try:
-        df.writeStream.format("noop").trigger(availableNow=True) \
-            .option("checkpointLocation", checkpoint).start().awaitTermination()
-    finally:
-        shutil.rmtree(checkpoint, ignore_errors=True)
-
-
 def spark_counter(spark, source_dir: str) -> None:
     import pyarrow as pa
     from pyspark.sql import Row
@@ -143,7 +128,7 @@ def spark_counter(spark, source_dir: str) -> None:
         def close(self):
             pass
 
-    _run_stream(spark.readStream.schema("value long").parquet(source_dir)
+    run_stream(spark.readStream.schema("value long").parquet(source_dir)
                 .mapInArrow(keyed, "key long, value long")
                 .groupBy("key").transformWithState(Count(), "key long, count long", "Append",
                                                    "None"))
@@ -167,12 +152,22 @@ def window_events(batches):
             names=["key", "f0", "f1", "ms"])
 
 
+def run_windows_by_key(spark, source_dir: str, processor) -> None:
+    """The hand-written window jobs: events with a watermark, ``processor`` per key."""
+    from pyspark.sql import functions as F
+
+    run_stream(spark.readStream.schema("value long").parquet(source_dir)
+               .mapInArrow(window_events, EVENTS)
+               .withColumn("ts", F.timestamp_millis("ms")).withWatermark("ts", "0 seconds")
+               .groupBy("key").transformWithState(processor, "f0 long, f1 long", "Append",
+                                                  "EventTime"))
+
+
 def spark_window_reduce(spark, source_dir: str) -> None:
     """The window job with the same Python reduce function: transformWithState keyed by key,
     a MapState of window start -> reduced value and an event-time timer at each window's
     end (what Flink's window operator does, written directly on Spark)."""
     from pyspark.sql import Row
-    from pyspark.sql import functions as F
     from pyspark.sql.streaming import StatefulProcessor
 
     size = WINDOW_SECONDS * 1000
@@ -208,12 +203,7 @@ def spark_window_reduce(spark, source_dir: str) -> None:
         def close(self):
             pass
 
-    df = spark.readStream.schema("value long").parquet(source_dir) \
-        .mapInArrow(window_events, EVENTS) \
-        .withColumn("ts", F.timestamp_millis("ms")).withWatermark("ts", "0 seconds") \
-        .groupBy("key").transformWithState(WindowReduce(), "f0 long, f1 long", "Append",
-                                           "EventTime")
-    _run_stream(df)
+    run_windows_by_key(spark, source_dir, WindowReduce())
 
 
 def spark_window_reduce_one_value(spark, source_dir: str) -> None:
@@ -223,7 +213,6 @@ def spark_window_reduce_one_value(spark, source_dir: str) -> None:
     import pickle
 
     from pyspark.sql import Row
-    from pyspark.sql import functions as F
     from pyspark.sql.streaming import StatefulProcessor
 
     size = WINDOW_SECONDS * 1000
@@ -274,12 +263,7 @@ def spark_window_reduce_one_value(spark, source_dir: str) -> None:
         def close(self):
             pass
 
-    df = spark.readStream.schema("value long").parquet(source_dir) \
-        .mapInArrow(window_events, EVENTS) \
-        .withColumn("ts", F.timestamp_millis("ms")).withWatermark("ts", "0 seconds") \
-        .groupBy("key").transformWithState(WindowReduce(), "f0 long, f1 long", "Append",
-                                           "EventTime")
-    _run_stream(df)
+    run_windows_by_key(spark, source_dir, WindowReduce())
 
 
 def spark_window_sum(spark, source_dir: str) -> None:
@@ -291,7 +275,7 @@ def spark_window_sum(spark, source_dir: str) -> None:
         .withWatermark("ts", "0 seconds") \
         .groupBy(F.window("ts", "%d seconds" % WINDOW_SECONDS), "key") \
         .agg(F.sum("f1").alias("f1"))
-    _run_stream(df)
+    run_stream(df)
 
 
 # ---------------------------------------------------------------------------------------------
