@@ -12,9 +12,11 @@ the source's deserializer turns them into records in the fused Python stage.
 """
 from __future__ import annotations
 
+import itertools
 import re
 import time
-from typing import Dict, Iterator, List, Optional, Tuple
+from dataclasses import dataclass
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import pyarrow as pa
 from pyspark.sql.datasource import DataSourceStreamReader, InputPartition
@@ -415,63 +417,139 @@ class KafkaRecordDecoder:
 WRITE_RESULT = "records long"
 
 
+@dataclass(frozen=True)
 class KafkaWriteStage:
-    """The mapInArrow function of a KafkaSink: sends each task's records and, for
-    AT_LEAST_ONCE, waits until Kafka acknowledged all of them."""
+    """The mapInArrow function of a KafkaSink: sends each task's records. AT_LEAST_ONCE waits
+    until Kafka acknowledged all of them; EXACTLY_ONCE sends them in one Kafka transaction
+    per task, committed together with a marker of the micro-batch (see ``_transactional``).
 
-    def __init__(self, sink, type_info, label: str):
-        self.sink = sink
-        self.type_info = type_info
-        self.label = label
+    ``query`` tells this sink's transactions apart from other queries' (a hash of the
+    checkpoint, so a restarted query finds its own markers), ``batch_id`` is the micro-batch.
+    """
+
+    sink: Any
+    type_info: Any
+    label: str
+    query: str = ""
+    batch_id: int = 0
 
     def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        from pystream.runtime import records
         from pystream.runtime.errors import operator_failure
 
         kafka = _kafka()
-        sink = self.sink
-        serializer = sink.record_serializer
-        decode = records.batch_decoder(self.type_info)
-        producer = None
-        sent = []
-        count = 0
+        guarantee = self.sink.delivery_guarantee.name
         try:
-            for batch in batches:
-                if not batch.num_rows:
-                    continue
-                if producer is None:
-                    producer = self._producer(kafka)
-                for value in decode(batch.columns):
-                    try:
-                        topic = serializer.topic_of(value)
-                        key = (serializer.key_schema.serialize(value)
-                               if serializer.key_schema is not None else None)
-                        data = serializer.value_schema.serialize(value)
-                    except Exception as e:  # noqa: BLE001 - the user's schema or selector
-                        raise operator_failure(e, self.label, value) from None
-                    sent.append(producer.send(topic, value=data, key=key))
-                    count += 1
-            if producer is not None:
-                producer.flush()
-                if sink.delivery_guarantee.name == "AT_LEAST_ONCE":
-                    for future in sent:
-                        future.get(timeout=0)
+            if guarantee == "EXACTLY_ONCE":
+                count = self._transactional(kafka, self._records(batches))
+            else:
+                count = self._plain(kafka, self._records(batches), guarantee == "AT_LEAST_ONCE")
         except KafkaConnectionError as e:
             raise operator_failure(e, self.label, None) from None
         except kafka.errors.KafkaError as e:
             raise operator_failure(KafkaConnectionError(
-                "KafkaSink could not write to Kafka at %s: %s" % (sink.bootstrap_servers, e)),
-                self.label, None) from None
-        finally:
-            if producer is not None:
-                producer.close(timeout=5)
+                "KafkaSink could not write to Kafka at %s: %s"
+                % (self.sink.bootstrap_servers, e)), self.label, None) from None
         yield pa.RecordBatch.from_arrays([pa.array([count], pa.int64())], names=["records"])
 
-    def _producer(self, kafka):
-        config = _client_config(self.sink.properties, kafka.KafkaProducer.DEFAULT_CONFIG,
+    def _records(self, batches: Iterator[pa.RecordBatch]) -> Iterator[Tuple[str, Any, bytes]]:
+        """``(topic, key, value)`` of each record, serialized by the sink's schemas."""
+        from pystream.runtime import records
+        from pystream.runtime.errors import operator_failure
+
+        serializer = self.sink.record_serializer
+        key_schema = serializer.key_schema
+        decode = records.batch_decoder(self.type_info)
+        for batch in batches:
+            for value in decode(batch.columns) if batch.num_rows else ():
+                try:
+                    yield (serializer.topic_of(value),
+                           key_schema.serialize(value) if key_schema is not None else None,
+                           serializer.value_schema.serialize(value))
+                except Exception as e:  # noqa: BLE001 - the user's schema or selector
+                    raise operator_failure(e, self.label, value) from None
+
+    def _plain(self, kafka, records: Iterator[Tuple[str, Any, bytes]], wait: bool) -> int:
+        first = next(records, None)
+        if first is None:
+            return 0
+        producer = self._producer(kafka)
+        try:
+            sent = [producer.send(topic, value=data, key=key)
+                    for topic, key, data in itertools.chain([first], records)]
+            producer.flush()
+            if wait:
+                for future in sent:
+                    future.get(timeout=0)
+            return len(sent)
+        finally:
+            producer.close(timeout=5)
+
+    def _transactional(self, kafka, records: Iterator[Tuple[str, Any, bytes]]) -> int:
+        """Exactly once: the task's records go out in one transaction whose id names the
+        sink, the query and the Spark partition, so a new attempt fences an old one (Kafka
+        aborts the old one's open transaction). The transaction also commits the offset
+        ``batch_id + 1`` for a consumer group of the same name: the marker that this
+        partition of this micro-batch is written. A replayed micro-batch (the query failed or
+        was stopped before Spark recorded it as done) finds the marker and sends nothing
+        again; its records are still drained, so the operators before the sink run as
+        usual. That relies on a replayed micro-batch giving each partition the same
+        records, as Spark's replay from the checkpointed offsets does."""
+        from pyspark import TaskContext
+
+        first = next(records, None)
+        if first is None:
+            return 0
+        name = "%s-%s-%d" % (self.sink.transactional_id_prefix, self.query,
+                             TaskContext.get().partitionId())
+        producer = self._producer(kafka, transactional_id=name)
+        try:
+            producer.init_transactions()
+            if self._written_batch(kafka, name) >= self.batch_id:
+                for _ in records:
+                    pass
+                return 0
+            producer.begin_transaction()
+            count = 0
+            try:
+                for topic, key, data in itertools.chain([first], records):
+                    producer.send(topic, value=data, key=key)
+                    count += 1
+                marker = kafka.TopicPartition(first[0], 0)
+                producer.send_offsets_to_transaction(
+                    {marker: kafka.structs.OffsetAndMetadata(self.batch_id + 1, "", -1)}, name)
+                producer.commit_transaction()
+            except BaseException:
+                _quietly(producer.abort_transaction)
+                raise
+            return count
+        finally:
+            producer.close(timeout=5)
+
+    def _written_batch(self, kafka, name: str) -> int:
+        """The last micro-batch whose transaction ``name`` committed (-1 for none)."""
+        config = _client_config(self.sink.properties, kafka.KafkaAdminClient.DEFAULT_CONFIG,
                                 bootstrap_servers=self.sink.bootstrap_servers)
+        admin = _connect(lambda: kafka.KafkaAdminClient(**config),
+                         self.sink.bootstrap_servers, "KafkaSink")
+        try:
+            offsets = admin.list_group_offsets(name)
+        finally:
+            admin.close()
+        committed = offsets.get(name, offsets) if isinstance(offsets, dict) else {}
+        return max((o.offset for o in committed.values()), default=0) - 1
+
+    def _producer(self, kafka, **fixed):
+        config = _client_config(self.sink.properties, kafka.KafkaProducer.DEFAULT_CONFIG,
+                                bootstrap_servers=self.sink.bootstrap_servers, **fixed)
         return _connect(lambda: kafka.KafkaProducer(**config), self.sink.bootstrap_servers,
                         "KafkaSink")
+
+
+def _quietly(call) -> None:
+    try:
+        call()
+    except Exception:  # noqa: BLE001 - already failing; Kafka aborts it when fenced anyway
+        pass
 
 
 def write_batch(df, stage: KafkaWriteStage) -> int:

