@@ -3,9 +3,15 @@ Spark Connect server started here on 127.0.0.1: the results are local mode's (th
 local run is tests/cli/test_cli.py::test_run_a_program_with_dependencies)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from tests.connectors.conftest import consume, create_topic, produce
+from tests.connectors.test_jdbc import sql
 from tests.remote.materials import materials, pystream_run, result_of
+
+CONNECTORS_JOB = Path(__file__).with_name("connectors_job.py")
 
 
 @pytest.fixture(scope="module")
@@ -27,3 +33,23 @@ def test_standalone_cluster(standalone_master, shipped, cache_env):
 def test_spark_connect(connect_url, shipped, cache_env):
     done = pystream_run(["--remote", connect_url, *shipped.run_options("session")], cache_env)
     assert result_of(done) == shipped.expected(python="-")
+
+
+@pytest.mark.parametrize("where", ["--master", "--remote"])
+def test_connectors(where, request, kafka_servers, postgres, tmp_path):
+    """Kafka in; Kafka (EXACTLY_ONCE), files and PostgreSQL out; on the cluster and over
+    Spark Connect."""
+    url = request.getfixturevalue("standalone_master" if where == "--master" else "connect_url")
+    topic, out = (create_topic(kafka_servers, "%s-%s" % (name, where.strip("-")))
+                  for name in ("in", "out"))
+    table = "words_" + where.strip("-")
+    sql(postgres, "CREATE TABLE %s (word TEXT PRIMARY KEY)" % table)
+    produce(kafka_servers, topic, ["a", "b", "c"])
+    done = pystream_run([where, url, "-py", str(CONNECTORS_JOB), kafka_servers, topic, out,
+                         str(tmp_path / "files"), str(tmp_path / "checkpoints"),
+                         postgres["url"], table])
+    written = sorted("%s-%s" % (v, mode) for v in "ABC" for mode in ("STREAMING", "BATCH"))
+    assert (result_of(done), sorted(consume(kafka_servers, out)),
+            sql(postgres, "SELECT word FROM %s ORDER BY word" % table)) == (
+        {mode: ["%s-%s" % (v, mode) for v in "ABC"] for mode in ("STREAMING", "BATCH")},
+        written, [[w] for w in written])
