@@ -219,3 +219,17 @@ def test_spark_kafka_connector_is_detected(spark):
 
     jar = any("kafka" in j for j in spark.conf.get("spark.jars", "").split(","))
     assert has_spark_kafka(spark) == jar
+
+
+@pytest.mark.parametrize("guarantee", ["AT_LEAST_ONCE", "EXACTLY_ONCE"])
+def test_sink_server_down_is_a_clear_error(batch_env, guarantee):
+    servers = "127.0.0.1:%d" % free_port()
+    sink = (KafkaSink.builder().set_bootstrap_servers(servers)
+            .set_record_serializer(KafkaRecordSerializationSchema.builder().set_topic("t")
+                                   .set_value_serialization_schema(SimpleStringSchema())
+                                   .build())
+            .set_delivery_guarantee(DeliveryGuarantee[guarantee])
+            .set_property("bootstrap.timeout.ms", "1000").build())
+    batch_env.from_collection(["a"], Types.STRING()).sink_to(sink)
+    with pytest.raises(JobExecutionError, match="KafkaSink cannot connect to Kafka at " + servers):
+        batch_env.execute("kafka down")
