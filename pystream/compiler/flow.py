@@ -23,6 +23,9 @@ class Flow:
     event_time: bool = False  # records carry timestamps and a watermark is defined
     watermark_delay_ms: Optional[int] = None
     watermarked: bool = False  # Spark's watermark is declared upstream (once per input)
+    # a main or side output read from a tagged flow: (tagged flow, tag id or None, df as
+    # selected); a union reads the branches of one tagged flow in one pass (RoutedStage)
+    selected_from: Optional[Tuple[Any, Optional[str], Any]] = None
 
     def then(self, op, type_info: TypeInformation) -> "Flow":
         return replace(self, ops=self.ops + (op,), type_info=type_info)

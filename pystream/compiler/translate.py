@@ -54,7 +54,8 @@ class Compiler:
         tagged = self.tagged_flow(node)
         df = tagged.df.where(F.col(TAG).isNull()).drop(TAG)
         return tagged.but(df=df, layout=tagged.layout.but(tagged=False),
-                          type_info=node.output_type, chain_open=True)
+                          type_info=node.output_type, chain_open=True,
+                          selected_from=(tagged, None, df))
 
     def tagged_flow(self, node: graph.Node) -> Flow:
         """Main and wanted side-output records of ``node``, pickled and tagged."""
@@ -162,7 +163,8 @@ class Compiler:
         tagged = self.tagged_flow(node.input)
         df = tagged.df.where(F.col(TAG) == F.lit(node.tag.tag_id)).drop(TAG)
         return tagged.but(df=df, layout=tagged.layout.but(tagged=False),
-                          type_info=node.tag.type_info, chain_open=True)
+                          type_info=node.tag.type_info, chain_open=True,
+                          selected_from=(tagged, node.tag.tag_id, df))
 
     @translate.register
     def _key_by(self, node: graph.KeyBy) -> Flow:
@@ -293,7 +295,8 @@ class Compiler:
     def _union(self, node: graph.Union) -> Flow:
         flows = [self.flow(s) for s in node.streams]
         layout = Layout(node.output_type, timestamped=any(f.layout.timestamped for f in flows))
-        dfs = [self.materialize(f, layout).df for f in flows]
+        dfs = [self._union_branches(branches, layout)
+               for branches in _by_source(flows).values()]
         df = dfs[0]
         for other in dfs[1:]:
             df = df.union(other)
@@ -303,6 +306,30 @@ class Compiler:
                     event_time=all(f.event_time for f in flows),
                     watermarked=all(f.watermarked for f in flows),
                     watermark_delay_ms=max(f.watermark_delay_ms or 0 for f in flows))
+
+    def _union_branches(self, flows: List[Flow], layout: Layout):
+        """The union's records from ``flows``, which all read one DataFrame (see
+        ``_by_source``): one stage over it, so what made it runs once."""
+        if len(flows) == 1:
+            return self.materialize(flows[0], layout).df
+        from pyspark.sql import functions as F
+
+        from pystream.runtime.stage import EVERY_RECORD, RoutedStage
+
+        tagged = _selection(flows[0])
+        if tagged is None:
+            source = flows[0].but(ops=())
+            branches = tuple((EVERY_RECORD, f.ops) for f in flows)
+            df = source.df
+        else:
+            source = tagged[0]
+            tags = [_selection(f)[1] for f in flows]
+            branches = tuple(zip(tags, (f.ops for f in flows)))
+            sides = [t for t in tags if t is not None]
+            wanted = F.col(TAG).isin(sides) if sides else F.lit(False)
+            df = source.df.where(wanted | F.col(TAG).isNull() if None in tags else wanted)
+        stage = RoutedStage(branches, source.layout, layout)
+        return df.mapInArrow(self.ship(stage), layout.spark_schema())
 
     @translate.register
     def _partition(self, node: graph.Partition) -> Flow:
@@ -384,3 +411,23 @@ def _defines_on_timer(function) -> bool:
         if isinstance(function, base):
             return overrides(function, base, "on_timer")
     return callable(getattr(function, "on_timer", None))
+
+
+def _selection(flow: Flow):
+    """``(tagged flow, tag)`` if ``flow`` is an output of a tagged flow with only operators
+    pending, else None."""
+    selected = flow.selected_from
+    if selected is None or selected[2] is not flow.df:
+        return None
+    return selected[0], selected[1]
+
+
+def _by_source(flows: List[Flow]) -> Dict[int, List[Flow]]:
+    """A union's inputs grouped by the DataFrame they read: the outputs of one tagged flow,
+    or flows that only add operators to one DataFrame. In input order."""
+    groups: Dict[int, List[Flow]] = {}
+    for flow in flows:
+        selected = _selection(flow)
+        source = selected[0].df if selected is not None else flow.df
+        groups.setdefault(id(source), []).append(flow)
+    return groups

@@ -222,24 +222,10 @@ class FusedStage:
             for op in ops:
                 op.open()
                 opened.append(op)
-            decode = records.batch_decoder(self.input.type_info)
+            decode = _decoder(self.input)
             encode = self._encoder()
-            n_data = len(self.input.data_columns)
             for batch in batches:
-                values = decode(batch.columns[:n_data])
-                ts = (timestamps_from_arrow(batch.column(TS)) if self.input.timestamped
-                      else None)
-                side: list = []
-                trailing = None  # the keys or partition ids a trailing key/partition op gives
-                for op in ops:
-                    try:
-                        if op.spec.kind in ("key", "partition"):
-                            trailing, _ = op.run(values, ts, side)
-                        else:
-                            values, ts = op.run(values, ts, side)
-                    except Exception as e:  # noqa: BLE001 - any user error is reported
-                        raise operator_failure(e, op.spec.label) from None
-                out = encode(values, ts, trailing, side)
+                out = encode(*_run(ops, *decode(batch)))
                 if out.num_rows:
                     yield out
         finally:
@@ -249,6 +235,76 @@ class FusedStage:
     def _encoder(self) -> Callable:
         label = self.ops[-1].label if self.ops else "source"
         return TaggedEncoder(self.output, self.side_tags, label).encode
+
+
+def _decoder(layout: Layout) -> Callable[[pa.RecordBatch], tuple]:
+    """``batch -> (values, timestamps or None)`` for batches of ``layout``."""
+    decode = records.batch_decoder(layout.type_info)
+    n_data = len(layout.data_columns)
+
+    def values_and_timestamps(batch: pa.RecordBatch) -> tuple:
+        return (decode(batch.columns[:n_data]),
+                timestamps_from_arrow(batch.column(TS)) if layout.timestamped else None)
+    return values_and_timestamps
+
+
+def _run(ops: List[_Op], values: list, ts: Optional[list]) -> tuple:
+    """Run the chain over one batch: ``(values, timestamps, trailing keys, side outputs)``."""
+    side: list = []
+    trailing = None  # the keys or partition ids a trailing key/partition op gives
+    for op in ops:
+        try:
+            if op.spec.kind in ("key", "partition"):
+                trailing, _ = op.run(values, ts, side)
+            else:
+                values, ts = op.run(values, ts, side)
+        except Exception as e:  # noqa: BLE001 - any user error is reported
+            raise operator_failure(e, op.spec.label) from None
+    return values, ts, trailing, side
+
+
+EVERY_RECORD = "*"  # a branch of a RoutedStage over an untagged input
+
+
+@dataclass(frozen=True)
+class RoutedStage:
+    """The branches of a union that read one DataFrame, in one pass over it: each branch
+    (an output tag, None for the main output, or EVERY_RECORD) runs its chain of operators
+    over its records, and the outputs are concatenated. Spark would otherwise plan what made
+    the DataFrame once per branch: a keyed operator would run twice, each copy with its own
+    state and timers.
+    """
+
+    branches: tuple  # ((tag, ops), ...)
+    input: Layout
+    output: Layout
+
+    def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        import pyarrow.compute as pc
+
+        from pystream.runtime.layout import TAG
+
+        routes = [(tag, [_Op(spec) for spec in ops],
+                   TaggedEncoder(self.output, (), ops[-1].label if ops else "union").encode)
+                  for tag, ops in self.branches]
+        opened = []
+        try:
+            for _, ops, _ in routes:
+                for op in ops:
+                    op.open()
+                    opened.append(op)
+            decode = _decoder(self.input)
+            for batch in batches:
+                for tag, ops, encode in routes:
+                    part = batch if tag == EVERY_RECORD else batch.filter(
+                        pc.is_null(batch.column(TAG)) if tag is None
+                        else pc.equal(batch.column(TAG), tag))
+                    out = encode(*_run(ops, *decode(part))) if part.num_rows else part
+                    if out.num_rows:
+                        yield out
+        finally:
+            for op in opened:
+                op.close()
 
 
 class TaggedEncoder:
