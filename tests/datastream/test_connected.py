@@ -309,20 +309,22 @@ class Report(Match):
             yield LATE, "%s unpaid" % value[1]
 
 
+def order_a_and_c_pay_a(env, function):
+    orders = timed(env, [("a", 1), ("c", 3)])
+    payments = timed(env, [("a", 6)])
+    return orders.connect(payments).key_by(lambda o: o[0], lambda p: p[0]).process(function)
+
+
 def test_union_of_main_and_side_output_with_timers(streaming_env):
     """The union reads both outputs in one pass: the keyed operator runs once (Spark would
     plan it once per branch, and the second copy's timers never fired)."""
-    orders = timed(streaming_env, [("a", 1), ("c", 3)])
-    payments = timed(streaming_env, [("a", 6)])
-    ds = orders.connect(payments).key_by(lambda o: o[0], lambda p: p[0]).process(Report())
+    ds = order_a_and_c_pay_a(streaming_env, Report())
     paid = ds.map(lambda v: "%s %s" % v[:2], Types.STRING())
     assert collect_sorted(paid.union(ds.get_side_output(LATE))) == ["c unpaid", "paid a"]
 
 
 def test_union_of_two_maps_of_the_main_output_and_a_side_output(streaming_env):
-    orders = timed(streaming_env, [("a", 1), ("c", 3)])
-    payments = timed(streaming_env, [("a", 6)])
-    ds = orders.connect(payments).key_by(lambda o: o[0], lambda p: p[0]).process(Report())
+    ds = order_a_and_c_pay_a(streaming_env, Report())
     first = ds.map(lambda v: "1 %s %s" % v[:2], Types.STRING())
     second = ds.map(lambda v: "2 %s %s" % v[:2], Types.STRING())
     assert collect_sorted(first.union(ds.get_side_output(LATE), second)) == [
@@ -330,9 +332,7 @@ def test_union_of_two_maps_of_the_main_output_and_a_side_output(streaming_env):
 
 
 def test_union_of_two_maps_of_a_keyed_operator_with_timers(streaming_env):
-    orders = timed(streaming_env, [("a", 1), ("c", 3)])
-    payments = timed(streaming_env, [("a", 6)])
-    ds = orders.connect(payments).key_by(lambda o: o[0], lambda p: p[0]).process(Match())
+    ds = order_a_and_c_pay_a(streaming_env, Match())
     first = ds.map(lambda v: "1 %s %s" % v[:2], Types.STRING())
     second = ds.map(lambda v: "2 %s %s" % v[:2], Types.STRING())
     assert collect_sorted(first.union(second)) == ["1 paid a", "1 unpaid c", "2 paid a",
