@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import singledispatchmethod
-from typing import Dict, List, Optional, Set
+from typing import Dict, List, Optional, Set, Tuple
 
 from pystream import graph
 from pystream.compiler.flow import Flow
@@ -307,28 +307,24 @@ class Compiler:
                     watermarked=all(f.watermarked for f in flows),
                     watermark_delay_ms=max(f.watermark_delay_ms or 0 for f in flows))
 
-    def _union_branches(self, flows: List[Flow], layout: Layout):
-        """The union's records from ``flows``, which all read one DataFrame (see
-        ``_by_source``): one stage over it, so what made it runs once."""
-        if len(flows) == 1:
-            return self.materialize(flows[0], layout).df
+    def _union_branches(self, branches: List[Tuple[Flow, str, Flow]], layout: Layout):
+        """The union's records from ``(source, tag, flow)`` branches that all read one source
+        (see ``_by_source``): one stage over it, so what made it runs once."""
+        if len(branches) == 1:
+            return self.materialize(branches[0][2], layout).df
         from pyspark.sql import functions as F
 
-        from pystream.runtime.stage import EVERY_RECORD, RoutedStage
+        from pystream.runtime.stage import RoutedStage
 
-        tagged = _selection(flows[0])
-        if tagged is None:
-            source = flows[0].but(ops=())
-            branches = tuple((EVERY_RECORD, f.ops) for f in flows)
-            df = source.df
-        else:
-            source = tagged[0]
-            tags = [_selection(f)[1] for f in flows]
-            branches = tuple(zip(tags, (f.ops for f in flows)))
+        source = branches[0][0]
+        tags = [tag for _, tag, _ in branches]
+        df = source.df
+        if source.layout.tagged:
             sides = [t for t in tags if t is not None]
             wanted = F.col(TAG).isin(sides) if sides else F.lit(False)
-            df = source.df.where(wanted | F.col(TAG).isNull() if None in tags else wanted)
-        stage = RoutedStage(branches, source.layout, layout)
+            df = df.where(wanted | F.col(TAG).isNull() if None in tags else wanted)
+        stage = RoutedStage(tuple((tag, flow.ops) for _, tag, flow in branches), source.layout,
+                            layout)
         return df.mapInArrow(self.ship(stage), layout.spark_schema())
 
     @translate.register
@@ -413,21 +409,19 @@ def _defines_on_timer(function) -> bool:
     return callable(getattr(function, "on_timer", None))
 
 
-def _selection(flow: Flow):
-    """``(tagged flow, tag)`` if ``flow`` is an output of a tagged flow with only operators
-    pending, else None."""
-    selected = flow.selected_from
-    if selected is None or selected[2] is not flow.df:
-        return None
-    return selected[0], selected[1]
+def _by_source(flows: List[Flow]) -> Dict[int, List[Tuple[Flow, str, Flow]]]:
+    """A union's inputs as ``(source, tag, flow)``, grouped by the DataFrame they read, in
+    input order: an output of a tagged flow with only operators pending reads the tagged flow
+    (its tag: an output tag id, None for the main output); any other flow reads its own
+    DataFrame before its pending operators (tag EVERY_RECORD)."""
+    from pystream.runtime.stage import EVERY_RECORD
 
-
-def _by_source(flows: List[Flow]) -> Dict[int, List[Flow]]:
-    """A union's inputs grouped by the DataFrame they read: the outputs of one tagged flow,
-    or flows that only add operators to one DataFrame. In input order."""
-    groups: Dict[int, List[Flow]] = {}
+    groups: Dict[int, List[Tuple[Flow, str, Flow]]] = {}
     for flow in flows:
-        selected = _selection(flow)
-        source = selected[0].df if selected is not None else flow.df
-        groups.setdefault(id(source), []).append(flow)
+        selected = flow.selected_from
+        if selected is not None and selected[2] is flow.df:
+            source, tag = selected[0], selected[1]
+        else:
+            source, tag = flow.but(ops=()), EVERY_RECORD
+        groups.setdefault(id(source.df), []).append((source, tag, flow))
     return groups

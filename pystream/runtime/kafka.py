@@ -532,10 +532,9 @@ class KafkaWriteStage:
         admin = _connect(lambda: kafka.KafkaAdminClient(**config),
                          self.sink.bootstrap_servers, "KafkaSink")
         try:
-            offsets = admin.list_group_offsets(name)
+            committed = admin.list_group_offsets(name).get(name, {})  # {group: {tp: offset}}
         finally:
             admin.close()
-        committed = offsets.get(name, offsets) if isinstance(offsets, dict) else {}
         return max((o.offset for o in committed.values()), default=0) - 1
 
     def _producer(self, kafka, **fixed):

@@ -6,6 +6,7 @@ as a list, which keeps the per-record overhead to a list comprehension.
 """
 from __future__ import annotations
 
+import contextlib
 import pickle
 import time
 from dataclasses import dataclass
@@ -217,24 +218,31 @@ class FusedStage:
 
     def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         ops = [_Op(spec) for spec in self.ops]
-        opened = []
-        try:
-            for op in ops:
-                op.open()
-                opened.append(op)
+        with _opened(ops):
             decode = _decoder(self.input)
             encode = self._encoder()
             for batch in batches:
                 out = encode(*_run(ops, *decode(batch)))
                 if out.num_rows:
                     yield out
-        finally:
-            for op in opened:
-                op.close()
 
     def _encoder(self) -> Callable:
         label = self.ops[-1].label if self.ops else "source"
         return TaggedEncoder(self.output, self.side_tags, label).encode
+
+
+@contextlib.contextmanager
+def _opened(ops: List[_Op]) -> Iterator[None]:
+    """The user functions of ``ops`` opened, and closed at the end (those that opened)."""
+    opened = []
+    try:
+        for op in ops:
+            op.open()
+            opened.append(op)
+        yield
+    finally:
+        for op in opened:
+            op.close()
 
 
 def _decoder(layout: Layout) -> Callable[[pa.RecordBatch], tuple]:
@@ -287,24 +295,17 @@ class RoutedStage:
         routes = [(tag, [_Op(spec) for spec in ops],
                    TaggedEncoder(self.output, (), ops[-1].label if ops else "union").encode)
                   for tag, ops in self.branches]
-        opened = []
-        try:
-            for _, ops, _ in routes:
-                for op in ops:
-                    op.open()
-                    opened.append(op)
+        with _opened([op for _, ops, _ in routes for op in ops]):
             decode = _decoder(self.input)
             for batch in batches:
                 for tag, ops, encode in routes:
                     part = batch if tag == EVERY_RECORD else batch.filter(
                         pc.is_null(batch.column(TAG)) if tag is None
                         else pc.equal(batch.column(TAG), tag))
+                    # decoded per branch: each branch gets its own copies of the records
                     out = encode(*_run(ops, *decode(part))) if part.num_rows else part
                     if out.num_rows:
                         yield out
-        finally:
-            for op in opened:
-                op.close()
 
 
 class TaggedEncoder:

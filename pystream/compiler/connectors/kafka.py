@@ -126,8 +126,8 @@ def _kafka_sink(sink: KafkaSink, compiler, node: graph.Sink) -> SinkPlan:
         write_batch(df, dataclasses.replace(stage, query=uuid.uuid4().hex[:12]))
 
     def start_stream(trigger: dict, checkpoint: str) -> RunningQuery:
-        query = hashlib.sha1(checkpoint.encode()).hexdigest()[:12]
-        write = _WriteEachBatch(dataclasses.replace(stage, query=query))
+        query_id = hashlib.sha1(checkpoint.encode()).hexdigest()[:12]
+        write = _WriteEachBatch(dataclasses.replace(stage, query=query_id))
         query = (df.writeStream.foreachBatch(write).trigger(**trigger)
                  .option("checkpointLocation", checkpoint).start())
         return RunningQuery(query)
