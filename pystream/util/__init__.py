@@ -1,0 +1,1 @@
+"""Utilities a PyFlink program imports from ``pyflink.util``."""

@@ -1,0 +1,51 @@
+"""The exceptions of the Table API and SQL, by PyFlink's names (``pyflink.util.exceptions``).
+
+PyFlink raises these from Java; pystream raises them as plain Python exceptions with a message
+that says what is wrong and where.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from pystream.errors import PystreamError
+
+__all__ = ["TableException", "ValidationException", "SqlParserException",
+           "CatalogException", "DatabaseNotExistException", "TableNotExistException",
+           "TableAlreadyExistException", "FunctionNotExistException"]
+
+
+class TableException(PystreamError):
+    """A general failure of the Table API or of a table job."""
+
+
+class ValidationException(TableException):
+    """A query or call that is not valid: an unknown column, table or function, a wrong type."""
+
+
+class SqlParserException(TableException):
+    """SQL text that does not parse; ``line`` and ``column`` (1-based) point at the token."""
+
+    def __init__(self, message: str, line: Optional[int] = None, column: Optional[int] = None):
+        super().__init__(message)
+        self.line = line
+        self.column = column
+
+
+class CatalogException(ValidationException):
+    """A catalog operation that cannot be done (a name that exists, or does not)."""
+
+
+class DatabaseNotExistException(CatalogException):
+    """A database that does not exist."""
+
+
+class TableNotExistException(CatalogException):
+    """A table or view that does not exist."""
+
+
+class TableAlreadyExistException(CatalogException):
+    """A table or view that exists already."""
+
+
+class FunctionNotExistException(CatalogException):
+    """A function that does not exist."""
