@@ -1,48 +1,517 @@
-"""``DataTypes``: SQL data types, as far as the DataStream connectors need them.
+"""PyFlink's SQL data types (``pyflink.table.types``) and how their values live in Spark.
 
-Each data type maps to the DataStream type (``TypeInformation``) its values have, so a
-``DataTypes.ROW`` describes the records a CSV reader produces or a Parquet writer expects.
+Each type knows three things:
 
->>> row_type = DataTypes.ROW([DataTypes.FIELD('id', DataTypes.INT()),
-...                           DataTypes.FIELD('name', DataTypes.STRING())])
->>> row_type.field_names()
-['id', 'name']
+* how PyFlink shows it: ``repr()`` as PyFlink's classes do (``IntType(true)``), ``str()`` the
+  bare type name (``INT``), and ``summary_string()`` as Flink's ``print_schema`` does
+  (``DECIMAL(10, 2) NOT NULL``);
+* its Spark type (``spark_type()``) and how a Python value goes in and comes out
+  (``spark_value``, ``python_value``);
+* its DataStream type (``to_type_info()``), so a ``DataTypes.ROW`` describes the records a CSV
+  reader produces or a Parquet writer expects.
+
+>>> DataTypes.ROW([DataTypes.FIELD('id', DataTypes.INT()),
+...                DataTypes.FIELD('name', DataTypes.STRING())]).summary_string()
+'ROW<`id` INT, `name` STRING>'
 """
 from __future__ import annotations
 
-from typing import Callable, Iterator, List, Optional
+import datetime
+import decimal
+from copy import copy
+from enum import Enum
+from typing import Any, Iterator, List, Optional, Sequence
+
+from pyspark.sql import types as st
 
 from pystream.common.typeinfo import TypeInformation, Types
 
-__all__ = ["DataType", "RowField", "RowType", "DataTypes"]
+__all__ = [
+    "DataType", "DataTypes", "RowField", "RowType", "NullType", "CharType", "VarCharType",
+    "BinaryType", "VarBinaryType", "BooleanType", "TinyIntType", "SmallIntType", "IntType",
+    "BigIntType", "FloatType", "DoubleType", "DecimalType", "DateType", "TimeType",
+    "TimestampType", "LocalZonedTimestampType", "YearMonthIntervalType", "DayTimeIntervalType",
+    "ArrayType", "MapType", "MultisetType", "Resolution", "infer_data_type",
+]
+
+MAX_LENGTH = 0x7FFFFFFF
+
+
+def _flag(nullable: bool) -> str:
+    return str(nullable).lower()
 
 
 class DataType:
-    """A SQL data type; ``to_type_info()`` is the DataStream type of its values."""
+    """A SQL data type: a logical type and whether it admits NULL."""
 
-    def __init__(self, name: str, type_info: Callable[[], TypeInformation],
-                 nullable: bool = True):
-        self._name = name
-        self._type_info = type_info
+    def __init__(self, nullable: bool = True):
         self._nullable = nullable
 
-    def to_type_info(self) -> TypeInformation:
-        return self._type_info()
-
+    # -- PyFlink's surface ---------------------------------------------------------------
     def not_null(self) -> "DataType":
-        return DataType(self._name, self._type_info, nullable=False)
+        result = copy(self)
+        result._nullable = False
+        return result
 
     def nullable(self) -> "DataType":
-        return DataType(self._name, self._type_info, nullable=True)
+        result = copy(self)
+        result._nullable = True
+        return result
+
+    @property
+    def is_nullable(self) -> bool:
+        return self._nullable
+
+    @classmethod
+    def type_name(cls) -> str:
+        return cls.__name__[:-4].upper()
 
     def __repr__(self):
-        return self._name + ("" if self._nullable else " NOT NULL")
+        return "%s(%s)" % (type(self).__name__, _flag(self._nullable))
+
+    def __str__(self):
+        return type(self).type_name()
 
     def __eq__(self, other):
-        return isinstance(other, DataType) and repr(self) == repr(other)
+        return type(self) is type(other) and self.__dict__ == other.__dict__
 
     def __hash__(self):
         return hash(repr(self))
+
+    # -- Flink's text --------------------------------------------------------------------
+    def sql_text(self) -> str:
+        """The type as Flink's ``asSummaryString`` writes it, without NOT NULL."""
+        return type(self).type_name()
+
+    def summary_string(self) -> str:
+        return self.sql_text() + ("" if self._nullable else " NOT NULL")
+
+    # -- Spark ---------------------------------------------------------------------------
+    def spark_type(self) -> st.DataType:
+        raise NotImplementedError(type(self).__name__)
+
+    def spark_value(self, value: Any) -> Any:
+        """A Python value of this type as Spark takes it (``createDataFrame``, ``lit``)."""
+        return value
+
+    def python_value(self, value: Any) -> Any:
+        """A value Spark returned, as PyFlink hands it to Python."""
+        return value
+
+    # -- DataStream ----------------------------------------------------------------------
+    def to_type_info(self) -> TypeInformation:
+        raise NotImplementedError("%s has no DataStream type" % self.summary_string())
+
+
+class _Simple(DataType):
+    """A type without parameters: its Spark type and DataStream type are class attributes."""
+
+    _spark: st.DataType = st.NullType()
+    _type_info = None
+
+    def spark_type(self) -> st.DataType:
+        return self._spark
+
+    def to_type_info(self) -> TypeInformation:
+        return getattr(Types, self._type_info)()
+
+
+class NullType(_Simple):
+    _spark = st.NullType()
+
+    def sql_text(self) -> str:
+        return "NULL"
+
+
+class BooleanType(_Simple):
+    _spark, _type_info = st.BooleanType(), "BOOLEAN"
+
+
+class TinyIntType(_Simple):
+    _spark, _type_info = st.ByteType(), "BYTE"
+
+
+class SmallIntType(_Simple):
+    _spark, _type_info = st.ShortType(), "SHORT"
+
+
+class IntType(_Simple):
+    _spark, _type_info = st.IntegerType(), "INT"
+
+
+class BigIntType(_Simple):
+    _spark, _type_info = st.LongType(), "LONG"
+
+
+class FloatType(_Simple):
+    _spark, _type_info = st.FloatType(), "FLOAT"
+
+
+class DoubleType(_Simple):
+    _spark, _type_info = st.DoubleType(), "DOUBLE"
+
+
+class DateType(_Simple):
+    _spark, _type_info = st.DateType(), "SQL_DATE"
+
+
+class _Sized(DataType):
+    """CHAR, VARCHAR, BINARY, VARBINARY: a length."""
+
+    def __init__(self, length: int = 1, nullable: bool = True):
+        super().__init__(nullable)
+        self.length = length
+
+    def __repr__(self):
+        return "%s(%d, %s)" % (type(self).__name__, self.length, _flag(self._nullable))
+
+    def sql_text(self) -> str:
+        return "%s(%d)" % (type(self).type_name(), self.length)
+
+
+class CharType(_Sized):
+    def spark_type(self) -> st.DataType:
+        return st.StringType()
+
+    def spark_value(self, value):
+        return value if value is None else value.ljust(self.length)
+
+    def to_type_info(self) -> TypeInformation:
+        return Types.STRING()
+
+
+class VarCharType(_Sized):
+    def sql_text(self) -> str:
+        return "STRING" if self.length == MAX_LENGTH else super().sql_text()
+
+    def spark_type(self) -> st.DataType:
+        return st.StringType()
+
+    def to_type_info(self) -> TypeInformation:
+        return Types.STRING()
+
+
+class BinaryType(_Sized):
+    def spark_type(self) -> st.DataType:
+        return st.BinaryType()
+
+    def spark_value(self, value):
+        return value if value is None else bytearray(value).ljust(self.length, b"\0")
+
+    def python_value(self, value):
+        return value if value is None else bytes(value)
+
+    def to_type_info(self) -> TypeInformation:
+        return Types.PRIMITIVE_ARRAY(Types.BYTE())
+
+
+class VarBinaryType(_Sized):
+    def sql_text(self) -> str:
+        return "BYTES" if self.length == MAX_LENGTH else super().sql_text()
+
+    def spark_type(self) -> st.DataType:
+        return st.BinaryType()
+
+    def spark_value(self, value):
+        return value if value is None else bytearray(value)
+
+    def python_value(self, value):
+        return value if value is None else bytes(value)
+
+    def to_type_info(self) -> TypeInformation:
+        return Types.PRIMITIVE_ARRAY(Types.BYTE())
+
+
+class DecimalType(DataType):
+    def __init__(self, precision: int = 10, scale: int = 0, nullable: bool = True):
+        super().__init__(nullable)
+        if not (1 <= precision <= 38 and 0 <= scale <= precision):
+            raise ValueError("DECIMAL(%d, %d): precision must be 1..38 and scale 0..precision"
+                             % (precision, scale))
+        self.precision = precision
+        self.scale = scale
+
+    def __repr__(self):
+        return "DecimalType(%d, %d, %s)" % (self.precision, self.scale, _flag(self._nullable))
+
+    def sql_text(self) -> str:
+        return "DECIMAL(%d, %d)" % (self.precision, self.scale)
+
+    def spark_type(self) -> st.DataType:
+        return st.DecimalType(self.precision, self.scale)
+
+    def spark_value(self, value):
+        if value is None:
+            return None
+        return decimal.Decimal(str(value)).quantize(decimal.Decimal(1).scaleb(-self.scale),
+                                                    rounding=decimal.ROUND_HALF_UP)
+
+    def to_type_info(self) -> TypeInformation:
+        return Types.BIG_DEC()
+
+
+class _Precise(DataType):
+    """TIME, TIMESTAMP, TIMESTAMP_LTZ: a fractional-second precision."""
+
+    default_precision = 6
+
+    def __init__(self, precision: Optional[int] = None, nullable: bool = True):
+        super().__init__(nullable)
+        self.precision = self.default_precision if precision is None else precision
+
+    def __repr__(self):
+        return "%s(%s, %s)" % (type(self).__name__, self.precision, _flag(self._nullable))
+
+    def sql_text(self) -> str:
+        return "%s(%d)" % (type(self).type_name(), self.precision)
+
+    def truncate(self, value):
+        if value is None or self.precision >= 6:
+            return value
+        unit = 10 ** (6 - self.precision)
+        return value.replace(microsecond=value.microsecond // unit * unit)
+
+
+class TimeType(_Precise):
+    """TIME(p), kept in Spark as microseconds of the day (Spark has no portable TIME type)."""
+
+    default_precision = 0
+
+    def spark_type(self) -> st.DataType:
+        return st.LongType()
+
+    def spark_value(self, value):
+        if value is None:
+            return None
+        value = self.truncate(value)
+        return ((value.hour * 60 + value.minute) * 60 + value.second) * 10 ** 6 \
+            + value.microsecond
+
+    def python_value(self, value):
+        if value is None:
+            return None
+        seconds, micros = divmod(int(value), 10 ** 6)
+        minutes, second = divmod(seconds, 60)
+        hour, minute = divmod(minutes, 60)
+        return datetime.time(hour % 24, minute, second, micros)
+
+    def to_type_info(self) -> TypeInformation:
+        return Types.SQL_TIME()
+
+
+class TimestampType(_Precise):
+    """TIMESTAMP(p): a date and time without time zone (Spark's TIMESTAMP_NTZ)."""
+
+    def spark_type(self) -> st.DataType:
+        return st.TimestampNTZType()
+
+    def spark_value(self, value):
+        return self.truncate(value)
+
+    def to_type_info(self) -> TypeInformation:
+        return Types.SQL_TIMESTAMP()
+
+
+class LocalZonedTimestampType(_Precise):
+    """TIMESTAMP_LTZ(p): an instant, shown in the session time zone (Spark's TIMESTAMP)."""
+
+    def sql_text(self) -> str:
+        return "TIMESTAMP_LTZ(%d)" % self.precision
+
+    def spark_value(self, value):
+        return self.truncate(value)
+
+    def spark_type(self) -> st.DataType:
+        return st.TimestampType()
+
+    def to_type_info(self) -> TypeInformation:
+        return Types.INSTANT()
+
+
+class Resolution:
+    """The unit and precision of an interval bound (``DataTypes.SECOND(3)``)."""
+
+    class IntervalUnit(Enum):
+        SECOND = 0
+        MINUTE = 1
+        HOUR = 2
+        DAY = 3
+        MONTH = 4
+        YEAR = 5
+
+    def __init__(self, unit: "Resolution.IntervalUnit", precision: int = -1):
+        self._unit = unit
+        self._precision = precision
+
+    @property
+    def unit(self) -> "Resolution.IntervalUnit":
+        return self._unit
+
+    @property
+    def precision(self) -> int:
+        return self._precision
+
+    def __str__(self):
+        return "%s(%s)" % (self._unit, self._precision)
+
+
+class YearMonthIntervalType(DataType):
+    """INTERVAL YEAR / YEAR TO MONTH / MONTH; values are numbers of months."""
+
+    class YearMonthResolution:
+        YEAR = 1
+        MONTH = 2
+        YEAR_TO_MONTH = 3
+
+    def __init__(self, resolution: int = 2, precision: int = 2, nullable: bool = True):
+        super().__init__(nullable)
+        self.resolution = resolution
+        self.precision = precision
+
+    def __repr__(self):
+        return "YearMonthIntervalType(%s, %s, %s)" % (self.resolution, self.precision,
+                                                       _flag(self._nullable))
+
+    def sql_text(self) -> str:
+        names = {1: "INTERVAL YEAR(%d)", 2: "INTERVAL MONTH", 3: "INTERVAL YEAR(%d) TO MONTH"}
+        text = names[self.resolution]
+        return text % self.precision if "%d" in text else text
+
+    def spark_type(self) -> st.DataType:
+        return st.YearMonthIntervalType(st.YearMonthIntervalType.YEAR,
+                                        st.YearMonthIntervalType.MONTH)
+
+
+class DayTimeIntervalType(DataType):
+    """INTERVAL DAY ... SECOND; values are ``datetime.timedelta``."""
+
+    class DayTimeResolution(Enum):
+        DAY = 1
+        DAY_TO_HOUR = 2
+        DAY_TO_MINUTE = 3
+        DAY_TO_SECOND = 4
+        HOUR = 5
+        HOUR_TO_MINUTE = 6
+        HOUR_TO_SECOND = 7
+        MINUTE = 8
+        MINUTE_TO_SECOND = 9
+        SECOND = 10
+
+    def __init__(self, resolution: "DayTimeIntervalType.DayTimeResolution" = None,
+                 day_precision: int = 2, fractional_precision: int = 6, nullable: bool = True):
+        super().__init__(nullable)
+        self.resolution = resolution or DayTimeIntervalType.DayTimeResolution.SECOND
+        self.day_precision = day_precision
+        self.fractional_precision = fractional_precision
+
+    def __repr__(self):
+        return "DayTimeIntervalType(%s, %s, %s, %s)" % (
+            self.resolution, self.day_precision, self.fractional_precision,
+            _flag(self._nullable))
+
+    def sql_text(self) -> str:
+        name = self.resolution.name
+        start, _, end = name.partition("_TO_")
+        parts = []
+        for unit in (start, end) if end else (start,):
+            if unit == "DAY":
+                parts.append("DAY(%d)" % self.day_precision)
+            elif unit == "SECOND":
+                parts.append("SECOND(%d)" % self.fractional_precision)
+            else:
+                parts.append(unit)
+        return "INTERVAL " + " TO ".join(parts)
+
+    def spark_type(self) -> st.DataType:
+        return st.DayTimeIntervalType(st.DayTimeIntervalType.DAY,
+                                      st.DayTimeIntervalType.SECOND)
+
+
+class ArrayType(DataType):
+    def __init__(self, element_type: DataType, nullable: bool = True):
+        super().__init__(nullable)
+        self.element_type = element_type
+
+    def __repr__(self):
+        return "ArrayType(%r, %s)" % (self.element_type, _flag(self._nullable))
+
+    def sql_text(self) -> str:
+        return "ARRAY<%s>" % self.element_type.summary_string()
+
+    def spark_type(self) -> st.DataType:
+        return st.ArrayType(self.element_type.spark_type(), True)
+
+    def spark_value(self, value):
+        return None if value is None else [self.element_type.spark_value(v) for v in value]
+
+    def python_value(self, value):
+        return None if value is None else [self.element_type.python_value(v) for v in value]
+
+    def to_type_info(self) -> TypeInformation:
+        return Types.OBJECT_ARRAY(self.element_type.to_type_info())
+
+
+class MultisetType(DataType):
+    """MULTISET<T>: kept in Spark as a map from element to its count, as PyFlink returns it."""
+
+    def __init__(self, element_type: DataType, nullable: bool = True):
+        super().__init__(nullable)
+        self.element_type = element_type
+
+    def __repr__(self):
+        return "MultisetType(%r, %s)" % (self.element_type, _flag(self._nullable))
+
+    def sql_text(self) -> str:
+        return "MULTISET<%s>" % self.element_type.summary_string()
+
+    def spark_type(self) -> st.DataType:
+        return st.MapType(self.element_type.spark_type(), st.IntegerType(), True)
+
+    def spark_value(self, value):
+        if value is None:
+            return None
+        counts: dict = {}
+        for v in value.elements() if hasattr(value, "elements") else value:
+            key = self.element_type.spark_value(v)
+            counts[key] = counts.get(key, 0) + 1
+        return counts
+
+    def python_value(self, value):
+        if value is None:
+            return None
+        return {self.element_type.python_value(k): n for k, n in value.items()}
+
+
+class MapType(DataType):
+    def __init__(self, key_type: DataType, value_type: DataType, nullable: bool = True):
+        super().__init__(nullable)
+        self.key_type = key_type
+        self.value_type = value_type
+
+    def __repr__(self):
+        return "MapType(%r, %r, %s)" % (self.key_type, self.value_type, _flag(self._nullable))
+
+    def sql_text(self) -> str:
+        return "MAP<%s, %s>" % (self.key_type.summary_string(),
+                                self.value_type.summary_string())
+
+    def spark_type(self) -> st.DataType:
+        return st.MapType(self.key_type.spark_type(), self.value_type.spark_type(), True)
+
+    def spark_value(self, value):
+        if value is None:
+            return None
+        return {self.key_type.spark_value(k): self.value_type.spark_value(v)
+                for k, v in value.items()}
+
+    def python_value(self, value):
+        if value is None:
+            return None
+        return {self.key_type.python_value(k): self.value_type.python_value(v)
+                for k, v in value.items()}
+
+    def to_type_info(self) -> TypeInformation:
+        return Types.MAP(self.key_type.to_type_info(), self.value_type.to_type_info())
 
 
 class RowField:
@@ -51,26 +520,38 @@ class RowField:
     def __init__(self, name: str, data_type: DataType, description: Optional[str] = None):
         self.name = name
         self.data_type = data_type
-        self.description = description
+        self.description = "..." if description is None else description
 
     def __repr__(self):
-        return "%s %r" % (self.name, self.data_type)
+        return "RowField(%s, %r, %s)" % (self.name, self.data_type, self.description)
+
+    def __str__(self):
+        return "RowField(%s, %s)" % (self.name, self.data_type)
+
+    def __eq__(self, other):
+        return isinstance(other, RowField) and self.__dict__ == other.__dict__
+
+    def __hash__(self):
+        return hash((self.name, repr(self.data_type)))
 
 
 class RowType(DataType):
     """A ROW of named fields."""
 
-    def __init__(self, fields: List[RowField], nullable: bool = True):
+    def __init__(self, fields: Sequence[RowField] = (), nullable: bool = True):
+        super().__init__(nullable)
         self.fields = list(fields)
-        super().__init__("ROW<%s>" % ", ".join(map(repr, self.fields)), self._row_type_info,
-                         nullable)
 
-    def _row_type_info(self) -> TypeInformation:
-        return Types.ROW_NAMED(self.field_names(),
-                               [f.data_type.to_type_info() for f in self.fields])
+    def add(self, name: str, data_type: DataType) -> "RowType":
+        self.fields.append(RowField(name, data_type))
+        return self
+
+    @property
+    def names(self) -> List[str]:
+        return [f.name for f in self.fields]
 
     def field_names(self) -> List[str]:
-        return [f.name for f in self.fields]
+        return self.names
 
     def field_types(self) -> List[DataType]:
         return [f.data_type for f in self.fields]
@@ -81,64 +562,238 @@ class RowType(DataType):
     def __len__(self):
         return len(self.fields)
 
+    def __getitem__(self, key):
+        if isinstance(key, str):
+            for f in self.fields:
+                if f.name == key:
+                    return f
+            raise KeyError("No RowField named %s" % key)
+        if isinstance(key, int):
+            return self.fields[key]
+        return RowType(self.fields[key])
 
-def _simple(name: str, type_info: Callable[[], TypeInformation]):
-    def make(nullable: bool = True) -> DataType:
-        return DataType(name, type_info, nullable)
-    make.__name__ = name
-    make.__doc__ = "The %s type." % name
-    return staticmethod(make)
+    def __repr__(self):
+        return "RowType(%s)" % ",".join(repr(f) for f in self.fields)
+
+    def sql_text(self) -> str:
+        return "ROW<%s>" % ", ".join("`%s` %s" % (f.name, f.data_type.summary_string())
+                                     for f in self.fields)
+
+    def spark_type(self) -> st.DataType:
+        return st.StructType([st.StructField(f.name, f.data_type.spark_type(), True)
+                              for f in self.fields])
+
+    def spark_value(self, value):
+        if value is None:
+            return None
+        if isinstance(value, dict):
+            value = [value.get(n) for n in self.names]
+        return tuple(f.data_type.spark_value(v) for f, v in zip(self.fields, value))
+
+    def python_value(self, value):
+        from pystream.common.types import Row
+        if value is None:
+            return None
+        row = Row(*[f.data_type.python_value(v) for f, v in zip(self.fields, value)])
+        row.set_field_names(self.names)
+        return row
+
+    def to_type_info(self) -> TypeInformation:
+        return Types.ROW_NAMED(self.names, [f.data_type.to_type_info() for f in self.fields])
 
 
 class DataTypes:
     """Factory of SQL data types (``DataTypes.INT()``, ``DataTypes.ROW([...])``, ...)."""
 
-    CHAR = _simple("STRING", Types.STRING)
-    VARCHAR = _simple("STRING", Types.STRING)
-    STRING = _simple("STRING", Types.STRING)
-    BOOLEAN = _simple("BOOLEAN", Types.BOOLEAN)
-    TINYINT = _simple("TINYINT", Types.BYTE)
-    SMALLINT = _simple("SMALLINT", Types.SHORT)
-    INT = _simple("INT", Types.INT)
-    BIGINT = _simple("BIGINT", Types.LONG)
-    FLOAT = _simple("FLOAT", Types.FLOAT)
-    DOUBLE = _simple("DOUBLE", Types.DOUBLE)
-    DATE = _simple("DATE", Types.SQL_DATE)
-    BYTES = _simple("BYTES", lambda: Types.PRIMITIVE_ARRAY(Types.BYTE()))
-    BINARY = _simple("BYTES", lambda: Types.PRIMITIVE_ARRAY(Types.BYTE()))
-    VARBINARY = _simple("BYTES", lambda: Types.PRIMITIVE_ARRAY(Types.BYTE()))
+    @staticmethod
+    def NULL() -> NullType:
+        return NullType()
 
     @staticmethod
-    def DECIMAL(precision: int = 38, scale: int = 18, nullable: bool = True) -> DataType:
-        return DataType("DECIMAL(%d, %d)" % (precision, scale), Types.BIG_DEC, nullable)
+    def CHAR(length: int = 1, nullable: bool = True) -> CharType:
+        return CharType(length, nullable)
 
     @staticmethod
-    def TIME(precision: int = 0, nullable: bool = True) -> DataType:
-        return DataType("TIME(%d)" % precision, Types.SQL_TIME, nullable)
+    def VARCHAR(length: int = MAX_LENGTH, nullable: bool = True) -> VarCharType:
+        return VarCharType(length, nullable)
 
     @staticmethod
-    def TIMESTAMP(precision: int = 6, nullable: bool = True) -> DataType:
-        return DataType("TIMESTAMP(%d)" % precision, Types.SQL_TIMESTAMP, nullable)
+    def STRING(nullable: bool = True) -> VarCharType:
+        return VarCharType(MAX_LENGTH, nullable)
 
     @staticmethod
-    def TIMESTAMP_LTZ(precision: int = 6, nullable: bool = True) -> DataType:
-        return DataType("TIMESTAMP_LTZ(%d)" % precision, Types.INSTANT, nullable)
+    def BOOLEAN(nullable: bool = True) -> BooleanType:
+        return BooleanType(nullable)
 
     @staticmethod
-    def ARRAY(element_type: DataType, nullable: bool = True) -> DataType:
-        return DataType("ARRAY<%r>" % element_type,
-                        lambda: Types.OBJECT_ARRAY(element_type.to_type_info()), nullable)
+    def BINARY(length: int = 1, nullable: bool = True) -> BinaryType:
+        return BinaryType(length, nullable)
 
     @staticmethod
-    def MAP(key_type: DataType, value_type: DataType, nullable: bool = True) -> DataType:
-        return DataType("MAP<%r, %r>" % (key_type, value_type),
-                        lambda: Types.MAP(key_type.to_type_info(), value_type.to_type_info()),
-                        nullable)
+    def VARBINARY(length: int = MAX_LENGTH, nullable: bool = True) -> VarBinaryType:
+        return VarBinaryType(length, nullable)
+
+    @staticmethod
+    def BYTES(nullable: bool = True) -> VarBinaryType:
+        return VarBinaryType(MAX_LENGTH, nullable)
+
+    @staticmethod
+    def DECIMAL(precision: int = 10, scale: int = 0, nullable: bool = True) -> DecimalType:
+        return DecimalType(precision, scale, nullable)
+
+    @staticmethod
+    def TINYINT(nullable: bool = True) -> TinyIntType:
+        return TinyIntType(nullable)
+
+    @staticmethod
+    def SMALLINT(nullable: bool = True) -> SmallIntType:
+        return SmallIntType(nullable)
+
+    @staticmethod
+    def INT(nullable: bool = True) -> IntType:
+        return IntType(nullable)
+
+    @staticmethod
+    def BIGINT(nullable: bool = True) -> BigIntType:
+        return BigIntType(nullable)
+
+    @staticmethod
+    def FLOAT(nullable: bool = True) -> FloatType:
+        return FloatType(nullable)
+
+    @staticmethod
+    def DOUBLE(nullable: bool = True) -> DoubleType:
+        return DoubleType(nullable)
+
+    @staticmethod
+    def DATE(nullable: bool = True) -> DateType:
+        return DateType(nullable)
+
+    @staticmethod
+    def TIME(precision: int = 0, nullable: bool = True) -> TimeType:
+        return TimeType(precision, nullable)
+
+    @staticmethod
+    def TIMESTAMP(precision: int = 6, nullable: bool = True) -> TimestampType:
+        return TimestampType(precision, nullable)
+
+    @staticmethod
+    def TIMESTAMP_LTZ(precision: int = 6, nullable: bool = True) -> LocalZonedTimestampType:
+        return LocalZonedTimestampType(precision, nullable)
+
+    TIMESTAMP_WITH_LOCAL_TIME_ZONE = TIMESTAMP_LTZ
+
+    @staticmethod
+    def ARRAY(element_type: DataType, nullable: bool = True) -> ArrayType:
+        return ArrayType(element_type, nullable)
+
+    @staticmethod
+    def MAP(key_type: DataType, value_type: DataType, nullable: bool = True) -> MapType:
+        return MapType(key_type, value_type, nullable)
+
+    @staticmethod
+    def MULTISET(element_type: DataType, nullable: bool = True) -> MultisetType:
+        return MultisetType(element_type, nullable)
 
     @staticmethod
     def FIELD(name: str, data_type: DataType, description: Optional[str] = None) -> RowField:
         return RowField(name, data_type, description)
 
     @staticmethod
-    def ROW(row_fields: List[RowField] = (), nullable: bool = True) -> RowType:
+    def ROW(row_fields: Sequence[RowField] = (), nullable: bool = True) -> RowType:
         return RowType(list(row_fields), nullable)
+
+    # -- interval resolutions ------------------------------------------------------------
+    @staticmethod
+    def SECOND(precision: int = 6) -> Resolution:
+        return Resolution(Resolution.IntervalUnit.SECOND, precision)
+
+    @staticmethod
+    def MINUTE() -> Resolution:
+        return Resolution(Resolution.IntervalUnit.MINUTE)
+
+    @staticmethod
+    def HOUR() -> Resolution:
+        return Resolution(Resolution.IntervalUnit.HOUR)
+
+    @staticmethod
+    def DAY(precision: int = 2) -> Resolution:
+        return Resolution(Resolution.IntervalUnit.DAY, precision)
+
+    @staticmethod
+    def MONTH() -> Resolution:
+        return Resolution(Resolution.IntervalUnit.MONTH)
+
+    @staticmethod
+    def YEAR(precision: int = 2) -> Resolution:
+        return Resolution(Resolution.IntervalUnit.YEAR, precision)
+
+    @staticmethod
+    def INTERVAL(upper_resolution: Resolution,
+                 lower_resolution: Optional[Resolution] = None) -> DataType:
+        unit = Resolution.IntervalUnit
+        upper, lower = upper_resolution, lower_resolution or upper_resolution
+        if upper.unit in (unit.YEAR, unit.MONTH):
+            kind = {(unit.YEAR, unit.YEAR): 1, (unit.MONTH, unit.MONTH): 2,
+                    (unit.YEAR, unit.MONTH): 3}[(upper.unit, lower.unit)]
+            return YearMonthIntervalType(kind, max(upper.precision, 2) if kind != 2 else 2)
+        name = upper.unit.name if upper is lower else "%s_TO_%s" % (upper.unit.name,
+                                                                     lower.unit.name)
+        day = upper.precision if upper.unit is unit.DAY else 2
+        fraction = lower.precision if lower.unit is unit.SECOND else 6
+        return DayTimeIntervalType(DayTimeIntervalType.DayTimeResolution[name], day, fraction)
+
+
+_INFERRED = {
+    bool: BooleanType(), int: BigIntType(), float: DoubleType(),
+    str: VarCharType(MAX_LENGTH), bytes: VarBinaryType(MAX_LENGTH),
+    bytearray: VarBinaryType(MAX_LENGTH), decimal.Decimal: DecimalType(38, 18),
+    datetime.date: DateType(), datetime.datetime: LocalZonedTimestampType(),
+    datetime.time: TimeType(), datetime.timedelta: DayTimeIntervalType(),
+}
+
+
+def infer_data_type(value: Any, names: Optional[Sequence[str]] = None) -> DataType:
+    """The data type PyFlink infers for a Python value (rows: ``_1``, ``_2``, ... or the
+    given names)."""
+    if value is None:
+        return NullType()
+    inferred = _INFERRED.get(type(value))
+    if inferred is not None:
+        return inferred
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k is not None and v is not None:
+                return MapType(infer_data_type(k).not_null(), infer_data_type(v))
+        return MapType(NullType(), NullType())
+    if isinstance(value, list):
+        element = next((v for v in value if v is not None), None)
+        return ArrayType(infer_data_type(element))
+    from pystream.common.types import Row
+    if isinstance(value, (tuple, Row)):
+        field_names = getattr(value, "_fields", None)
+        if field_names is None:
+            field_names = list(names or [])
+            field_names += ["_%d" % i for i in range(len(field_names) + 1, len(value) + 1)]
+        return RowType([RowField(n, infer_data_type(v)) for n, v in zip(field_names, value)])
+    raise TypeError("not supported type: %s" % type(value))
+
+
+def merge_types(a: DataType, b: DataType) -> DataType:
+    """The type of a column holding values of both inferred types (NULL merges with any)."""
+    if isinstance(a, NullType):
+        return b
+    if isinstance(b, NullType):
+        return a
+    if type(a) is not type(b):
+        raise TypeError("Can not merge type %s and %s" % (type(a), type(b)))
+    if isinstance(a, RowType):
+        other = {f.name: f.data_type for f in b.fields}
+        return RowType([RowField(f.name, merge_types(f.data_type, other.get(f.name, NullType())))
+                        for f in a.fields])
+    if isinstance(a, ArrayType):
+        return ArrayType(merge_types(a.element_type, b.element_type))
+    if isinstance(a, MapType):
+        return MapType(merge_types(a.key_type, b.key_type),
+                       merge_types(a.value_type, b.value_type))
+    return a

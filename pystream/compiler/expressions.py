@@ -1,0 +1,288 @@
+"""Expression nodes -> Spark columns, one translation per built-in function name.
+
+Results take Flink's types (``resolve.type_of``): each call is cast to its Flink type's Spark
+type, which Spark's optimizer drops where the types already agree. Where Flink and Spark
+compute differently (INT / INT, CAST(TRUE AS STRING), CHAR(n) padding) the translation here
+does what Flink does.
+"""
+from __future__ import annotations
+
+import datetime
+from typing import Callable, Dict, List
+
+from pyspark.sql import Column
+from pyspark.sql import functions as F
+
+from pystream.errors import UnsupportedFeatureError
+from pystream.relational import expressions as ex
+from pystream.relational.resolve import type_of
+from pystream.relational.schema import Schema
+from pystream.table.types import (
+    BooleanType,
+    CharType,
+    DataType,
+    DecimalType,
+    LocalZonedTimestampType,
+    TimestampType,
+    VarCharType,
+)
+from pystream.util.exceptions import ValidationException
+
+__all__ = ["to_column", "aggregate_column", "SPARK_FUNCTIONS", "quoted"]
+
+INTEGRAL = ("TinyIntType", "SmallIntType", "IntType", "BigIntType")
+
+
+def quoted(name: str) -> Column:
+    return F.col("`%s`" % name.replace("`", "``"))
+
+
+def _is_integral(t: DataType) -> bool:
+    return type(t).__name__ in INTEGRAL
+
+
+def _divide(args: List[Column], types: List[DataType], result: DataType) -> Column:
+    if _is_integral(types[0]) and _is_integral(types[1]):
+        return F.call_function("div", args[0], args[1])  # Java's truncating int division
+    return args[0] / args[1]
+
+
+def _trim(args: List[Column], types, result) -> Column:
+    mode, chars, value = args
+    function = {"BOTH": "btrim", "LEADING": "ltrim", "TRAILING": "rtrim"}[mode]
+    return F.call_function(function, value, chars)
+
+
+def _substring(args: List[Column], types, result) -> Column:
+    if len(args) == 2:
+        return F.call_function("substring", args[0], args[1])
+    return F.call_function("substring", args[0], args[1], args[2])
+
+
+def _truncate(x: Column, n: Column) -> Column:
+    """TRUNCATE(x, n): ``x`` cut (towards zero) to ``n`` decimal places."""
+    scale = F.pow(F.lit(10), n)
+    return F.signum(x) * F.floor(F.abs(x) * scale) / scale
+
+
+def _if(args, types, result) -> Column:
+    return F.when(args[0], args[1]).otherwise(args[2])
+
+
+def _case(args, types, result) -> Column:
+    pairs = args[:-1] if len(args) % 2 else args
+    out = None
+    for i in range(0, len(pairs), 2):
+        out = F.when(pairs[i], pairs[i + 1]) if out is None else out.when(pairs[i], pairs[i + 1])
+    return out.otherwise(args[-1]) if len(args) % 2 else out
+
+
+def _in(args, types, result) -> Column:
+    return args[0].isin(*args[1:])
+
+
+def _between(args, types, result) -> Column:
+    return args[0].between(args[1], args[2])
+
+
+def _extract(args, types, result) -> Column:
+    unit, value = args
+    return F.call_function("extract", F.lit(unit), value)
+
+
+def _call(name: str) -> Callable:
+    return lambda args, types, result: F.call_function(name, *args)
+
+
+def _op(fn: Callable) -> Callable:
+    return lambda args, types, result: fn(*args)
+
+
+SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Column]] = {
+    "plus": _op(lambda a, b: a + b), "minus": _op(lambda a, b: a - b),
+    "times": _op(lambda a, b: a * b), "divide": _divide,
+    "mod": _op(lambda a, b: a % b), "negate": _op(lambda a: -a), "unary_plus": _op(lambda a: a),
+    "equals": _op(lambda a, b: a == b), "not_equals": _op(lambda a, b: a != b),
+    "greater_than": _op(lambda a, b: a > b), "greater_than_or_equal": _op(lambda a, b: a >= b),
+    "less_than": _op(lambda a, b: a < b), "less_than_or_equal": _op(lambda a, b: a <= b),
+    "between": _between, "not_between": lambda a, t, r: ~_between(a, t, r),
+    "in": _in, "not_in": lambda a, t, r: ~_in(a, t, r),
+    "is_distinct_from": _op(lambda a, b: ~a.eqNullSafe(b)),
+    "is_not_distinct_from": _op(lambda a, b: a.eqNullSafe(b)),
+    "and": _op(lambda a, b: a & b), "or": _op(lambda a, b: a | b), "not": _op(lambda a: ~a),
+    "is_null": _op(lambda a: a.isNull()), "is_not_null": _op(lambda a: a.isNotNull()),
+    "is_true": _op(lambda a: F.coalesce(a, F.lit(False))),
+    "is_false": _op(lambda a: F.coalesce(~a, F.lit(False))),
+    "is_not_true": _op(lambda a: ~F.coalesce(a, F.lit(False))),
+    "is_not_false": _op(lambda a: ~F.coalesce(~a, F.lit(False))),
+    "if": _if, "case": _case, "coalesce": _call("coalesce"), "nullif": _call("nullif"),
+    "concat": _call("concat"), "concat_ws": _call("concat_ws"),
+    "upper": _call("upper"), "lower": _call("lower"), "init_cap": _call("initcap"),
+    "char_length": _call("char_length"), "substring": _substring, "trim": _trim,
+    "ltrim": _call("ltrim"), "rtrim": _call("rtrim"), "replace": _call("replace"),
+    "like": _op(lambda a, b: F.call_function("like", a, b)),
+    "not_like": _op(lambda a, b: ~F.call_function("like", a, b)),
+    "similar": _op(lambda a, b: F.call_function("rlike", a, b)),
+    "position": _op(lambda a, b: F.call_function("position", a, b)),
+    "locate": _call("locate"), "instr": _call("instr"),
+    "lpad": _call("lpad"), "rpad": _call("rpad"), "repeat": _call("repeat"),
+    "reverse": _call("reverse"), "left": _call("left"), "right": _call("right"),
+    "regexp_replace": _call("regexp_replace"), "regexp_extract": _call("regexp_extract"),
+    "regexp": _call("regexp"),
+    "split_index": _op(lambda s, sep, i: F.nullif(F.call_function("split_part", s, sep, i + 1),
+                                                  F.lit(""))),
+    "ascii": _call("ascii"), "chr": _call("chr"), "to_base64": _op(lambda a: F.base64(a)),
+    "from_base64": _op(lambda a: F.unbase64(a).cast("string")),
+    "md5": _call("md5"), "sha1": _call("sha1"),
+    "sha224": _op(lambda a: F.sha2(a, 224)), "sha256": _op(lambda a: F.sha2(a, 256)),
+    "sha384": _op(lambda a: F.sha2(a, 384)), "sha512": _op(lambda a: F.sha2(a, 512)),
+    "sha2": _call("sha2"), "overlay": _call("overlay"), "uuid": _call("uuid"),
+    "hex": _call("hex"), "bin": _call("bin"),
+    "abs": _call("abs"), "sign": _call("sign"), "floor": _call("floor"), "ceil": _call("ceil"),
+    "round": _call("round"), "truncate": _op(lambda x, n: _truncate(x, n)),
+    "power": _call("power"), "sqrt": _call("sqrt"), "exp": _call("exp"), "ln": _call("ln"),
+    "log10": _call("log10"), "log2": _call("log2"), "log": _call("log"), "sin": _call("sin"),
+    "cos": _call("cos"), "tan": _call("tan"), "asin": _call("asin"), "acos": _call("acos"),
+    "atan": _call("atan"), "atan2": _call("atan2"), "sinh": _call("sinh"),
+    "cosh": _call("cosh"), "tanh": _call("tanh"), "cot": _call("cot"),
+    "degrees": _call("degrees"), "radians": _call("radians"), "pi": _call("pi"),
+    "e": _call("e"), "rand": _call("rand"),
+    "rand_integer": lambda a, t, r: (F.rand() * a[-1]).cast("int"),
+    "current_date": _call("current_date"), "current_timestamp": _call("current_timestamp"),
+    "now": _call("current_timestamp"), "local_timestamp": _call("localtimestamp"),
+    "current_row_timestamp": _call("current_timestamp"),
+    "to_date": _call("to_date"), "to_timestamp": _call("to_timestamp_ntz"),
+    "to_timestamp_ltz": _op(lambda v, p=None: F.timestamp_millis(v)),
+    "date_format": _call("date_format"), "extract": _extract,
+    "year": _call("year"), "quarter": _call("quarter"), "month": _call("month"),
+    "week": _call("weekofyear"), "dayofyear": _call("dayofyear"),
+    "dayofmonth": _call("dayofmonth"), "dayofweek": _call("dayofweek"),
+    "hour": _call("hour"), "minute": _call("minute"), "second": _call("second"),
+    "unix_timestamp": _call("unix_timestamp"), "from_unixtime": _call("from_unixtime"),
+    "array": _call("array"), "map": _call("map"), "cardinality": _call("size"),
+    "element": _op(lambda a: F.when(F.size(a) == 1, F.get(a, 0))),
+    "item": lambda a, t, r: F.element_at(a[0], a[1]),
+    "array_contains": _call("array_contains"),
+    "starts_with": _call("startswith"), "ends_with": _call("endswith"),
+}
+
+AGGREGATES: Dict[str, Callable[[List[Column], bool], Column]] = {
+    "sum": lambda a, d: F.sum_distinct(a[0]) if d else F.sum(a[0]),
+    "sum0": lambda a, d: F.coalesce(F.sum_distinct(a[0]) if d else F.sum(a[0]), F.lit(0)),
+    "count": lambda a, d: (F.count_distinct(*a) if d else F.count(a[0])) if a else F.count(
+        F.lit(1)),
+    "avg": lambda a, d: F.avg(a[0]),
+    "min": lambda a, d: F.min(a[0]), "max": lambda a, d: F.max(a[0]),
+    "stddev_pop": lambda a, d: F.stddev_pop(a[0]), "stddev_samp": lambda a, d: F.stddev_samp(a[0]),
+    "var_pop": lambda a, d: F.var_pop(a[0]), "var_samp": lambda a, d: F.var_samp(a[0]),
+    "first_value": lambda a, d: F.first(a[0], ignorenulls=True),
+    "last_value": lambda a, d: F.last(a[0], ignorenulls=True),
+    "listagg": lambda a, d: F.concat_ws(a[1] if len(a) > 1 else F.lit(","),
+                                        F.collect_list(a[0])),
+    "collect": lambda a, d: F.collect_list(a[0]),
+}
+
+# Running (windowed) forms where an aggregate has no DISTINCT window form in Spark.
+RUNNING_DISTINCT = {
+    "count": lambda a: F.size(F.collect_set(a[0])),
+    "sum": lambda a: F.aggregate(F.collect_set(a[0]), F.lit(0).cast(
+        "bigint"), lambda acc, x: acc + x),
+}
+
+
+def spark_type(data_type: DataType):
+    return data_type.spark_type()
+
+
+def to_column(expr: ex.Expr, schema: Schema) -> Column:
+    """The Spark column computing ``expr`` over a DataFrame with ``schema``'s columns."""
+    if isinstance(expr, ex.Alias):
+        return to_column(expr.expr, schema)
+    if isinstance(expr, ex.Column):
+        schema.field(expr.name)
+        return quoted(expr.name)
+    if isinstance(expr, ex.Literal):
+        return literal(expr.value, expr.data_type)
+    if isinstance(expr, ex.Cast):
+        return cast(to_column(expr.expr, schema), type_of(expr.expr, schema), expr.to, expr.safe)
+    if isinstance(expr, ex.Symbol):
+        return F.lit(expr.name)
+    if isinstance(expr, ex.Call):
+        return _call_column(expr, schema)
+    raise UnsupportedFeatureError("expression %s in a Spark plan" % (expr,))
+
+
+def _call_column(expr: ex.Call, schema: Schema) -> Column:
+    if expr.name == "get":
+        row = to_column(expr.args[0], schema)
+        key = expr.args[1].value
+        if isinstance(key, int):
+            key = type_of(expr.args[0], schema).fields[key].name
+        return row.getField(key)
+    if expr.name == "row":
+        result = type_of(expr, schema)
+        return F.struct(*[to_column(a, schema).alias(f.name)
+                          for a, f in zip(expr.args, result.fields)])
+    translate = SPARK_FUNCTIONS.get(expr.name)
+    if translate is None:
+        raise UnsupportedFeatureError("the function %s() on Spark" % expr.name.upper())
+    args = [F.lit(a.name) if isinstance(a, ex.Symbol) else to_column(a, schema)
+            for a in expr.args]
+    types = [type_of(a, schema) for a in expr.args if not isinstance(a, ex.Symbol)]
+    result = type_of(expr, schema)
+    return translate(args, types, result).cast(spark_type(result))
+
+
+def aggregate_column(call: ex.Call, schema: Schema) -> Column:
+    """An aggregate call as a Spark aggregate column of its Flink type."""
+    make = AGGREGATES.get(call.name)
+    if make is None:
+        raise UnsupportedFeatureError("the aggregate function %s() on Spark" % call.name.upper())
+    args = [to_column(a, schema) for a in call.args]
+    return make(args, call.distinct).cast(spark_type(type_of(call, schema)))
+
+
+def running_aggregate_column(call: ex.Call, schema: Schema, window) -> Column:
+    """The aggregate over ``window`` (a Spark window spec), for OVER and running changelogs."""
+    args = [to_column(a, schema) for a in call.args]
+    if call.distinct and call.name in RUNNING_DISTINCT:
+        column = RUNNING_DISTINCT[call.name](args).over(window)
+    else:
+        make = AGGREGATES.get(call.name)
+        if make is None:
+            raise UnsupportedFeatureError("the aggregate function %s() over a window"
+                                          % call.name.upper())
+        column = make(args, False).over(window)
+    return column.cast(spark_type(type_of(call, schema)))
+
+
+def literal(value, data_type: DataType) -> Column:
+    if value is None:
+        return F.lit(None).cast(spark_type(data_type))
+    if isinstance(data_type, CharType):
+        return F.lit(value)
+    if isinstance(value, datetime.timedelta) or isinstance(data_type, DecimalType):
+        return F.lit(value).cast(spark_type(data_type))
+    return F.lit(data_type.spark_value(value) if hasattr(data_type, "spark_value") else
+                 value).cast(spark_type(data_type))
+
+
+def cast(column: Column, source: DataType, target: DataType, safe: bool) -> Column:
+    """CAST as Flink does it: TRUE -> 'TRUE', CHAR(n) padded, TRY_CAST gives NULL."""
+    if isinstance(source, BooleanType) and isinstance(target, (CharType, VarCharType)):
+        return F.when(column, F.lit("TRUE")).when(~column, F.lit("FALSE"))
+    if isinstance(target, CharType):
+        text = column.cast("string")
+        return F.rpad(text, target.length, " ")
+    if isinstance(target, (TimestampType, LocalZonedTimestampType)) and not safe:
+        return column.cast(spark_type(target))
+    if safe:
+        return column.try_cast(spark_type(target))
+    return column.cast(spark_type(target))
+
+
+def check_supported(expr: ex.Expr) -> None:
+    for node in ex.walk(expr):
+        if isinstance(node, ex.Call) and node.name not in SPARK_FUNCTIONS and \
+                node.name not in AGGREGATES and node.name not in ("get", "row"):
+            raise ValidationException("Unsupported function %s." % node.name)

@@ -1,0 +1,358 @@
+"""Relational nodes -> Spark DataFrames, one translation per node type (``TRANSLATIONS``).
+
+Every frame has the node's fields as columns, in order, plus system columns:
+
+* ``__seq`` (changelog mode): the arrival order of the record that produced the row, so that a
+  streaming job over bounded inputs gives Flink's changelog in Flink's order;
+* ``__op`` and ``__sub`` (updating frames): the row kind (0 +I, 1 -U, 2 +U, 3 -D) and the
+  row's place among the rows one input record produced (-U before +U).
+
+In BATCH mode frames are plain batch DataFrames. In STREAMING mode over bounded inputs a
+frame is a batch DataFrame too, with the system columns that make it a changelog: an
+aggregate emits, per input record in ``__seq`` order, ``+I`` for a new key and ``-U``/``+U``
+when the result changed (running aggregates over Spark window functions, natively). Over
+unbounded inputs frames are streaming DataFrames (append-only operators only, for now).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Callable, Dict, List
+
+from pyspark.sql import Column, DataFrame, Window
+from pyspark.sql import functions as F
+from pyspark.sql import types as st
+
+from pystream.compiler import table_connectors
+from pystream.compiler.expressions import (
+    aggregate_column,
+    quoted,
+    running_aggregate_column,
+    to_column,
+)
+from pystream.errors import UnsupportedFeatureError
+from pystream.relational import expressions as ex
+from pystream.relational import operations as ops
+from pystream.relational.resolve import type_of
+from pystream.relational.schema import Field, Schema
+from pystream.util.exceptions import TableException
+
+__all__ = ["Frame", "Context", "translate", "SEQ", "OP", "SUB", "is_updating"]
+
+SEQ, OP, SUB = "__seq", "__op", "__sub"
+INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE = 0, 1, 2, 3
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a translation needs besides the node: the session and the job's mode."""
+
+    spark: object
+    changelog: bool  # STREAMING mode: rows carry __seq (and __op/__sub when updating)
+    time_zone: str = "UTC"
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A node's rows: ``df`` with the node's fields, then the system columns."""
+
+    df: DataFrame
+    updating: bool = False
+
+    def system_columns(self, ctx: Context) -> List[str]:
+        if not ctx.changelog:
+            return []
+        return [SEQ, OP, SUB] if self.updating else [SEQ]
+
+
+def translate(node: ops.Rel, ctx: Context) -> Frame:
+    """The frame of ``node`` (and of everything it reads)."""
+    return TRANSLATIONS[type(node)](node, ctx)
+
+
+def is_updating(node: ops.Rel, streaming: bool) -> bool:
+    """Whether ``node`` emits updates (-U/+U/-D) in STREAMING mode (Flink's changelog mode)."""
+    if not streaming:
+        return False
+    if isinstance(node, (ops.Aggregate, ops.Distinct)):
+        return True
+    if isinstance(node, ops.SetOp) and (node.kind != "union" or not node.all):
+        return True
+    if isinstance(node, ops.Join) and node.kind in ("left", "right", "full"):
+        return True
+    return any(is_updating(i, streaming) for i in node.inputs)
+
+
+def _select(frame: Frame, ctx: Context, columns: List[Column]) -> Frame:
+    system = [F.col(c) for c in frame.system_columns(ctx)]
+    return replace(frame, df=frame.df.select(*columns, *system))
+
+
+# -- sources ---------------------------------------------------------------------------------
+
+def _values(node: ops.Values, ctx: Context) -> Frame:
+    fields = [st.StructField(f.name, f.data_type.spark_type(), True) for f in node.schema]
+    rows = [tuple(f.data_type.spark_value(v) for f, v in zip(node.schema, row))
+            for row in node.rows]
+    if ctx.changelog:
+        fields.append(st.StructField(SEQ, st.LongType(), False))
+        rows = [row + (i,) for i, row in enumerate(rows)]
+    df = ctx.spark.createDataFrame(rows, st.StructType(fields))
+    return Frame(df)
+
+
+def _connector_scan(node: ops.ConnectorScan, ctx: Context) -> Frame:
+    df = table_connectors.read(node, ctx.spark, streaming=ctx.changelog)
+    if ctx.changelog and SEQ not in df.columns:
+        df = df.withColumn(SEQ, F.monotonically_increasing_id())
+    frame = Frame(df)
+    if node.computed:
+        physical = node.physical
+        by_name = dict(node.computed)
+        columns = [to_column(by_name[f.name], physical).alias(f.name) if f.name in by_name
+                   else quoted(f.name) for f in node.schema]
+        frame = _select(frame, ctx, columns)
+    return frame
+
+
+def _stream_scan(node: ops.StreamScan, ctx: Context) -> Frame:
+    raise UnsupportedFeatureError("from_data_stream in a Table job (not built yet)")
+
+
+# -- operators -------------------------------------------------------------------------------
+
+def _project(node: ops.Project, ctx: Context) -> Frame:
+    frame = translate(node.input, ctx)
+    schema = node.input.schema
+    columns = [to_column(e, schema).alias(f.name) for e, f in zip(node.exprs, node.schema)]
+    return _select(frame, ctx, columns)
+
+
+def _filter(node: ops.Filter, ctx: Context) -> Frame:
+    frame = translate(node.input, ctx)
+    condition = node.condition
+    if isinstance(condition, ex.SubQuery):
+        return _semi_join(frame, node.input.schema, condition, ctx)
+    return replace(frame, df=frame.df.where(to_column(condition, node.input.schema)))
+
+
+def _semi_join(frame: Frame, schema, sub: ex.SubQuery, ctx: Context) -> Frame:
+    inner = translate(sub.query, replace(ctx, changelog=False)).df
+    key = sub.query.schema.names[0]
+    right = inner.select(quoted(key).alias("__in_key"))
+    df = frame.df.join(right, to_column(sub.expr, schema) == F.col("__in_key"), "left_semi")
+    return replace(frame, df=df)
+
+
+def _aggregate(node: ops.Aggregate, ctx: Context) -> Frame:
+    frame = translate(node.input, ctx)
+    schema = node.input.schema
+    keys = [to_column(k, schema).alias(f.name) for k, f in zip(node.keys, node.schema)]
+    if not node.aggregates:  # GROUP BY keys only: the distinct keys
+        projected = ops.Project(schema=node.schema, input=node.input, exprs=node.keys)
+        return _distinct(ops.Distinct(schema=node.schema, input=projected), ctx)
+    if not ctx.changelog:
+        aggs = [aggregate_column(a.expr, schema).alias(a.names[0]) for a in node.aggregates]
+        return Frame(frame.df.groupBy(*keys).agg(*aggs))
+    if frame.updating:
+        raise UnsupportedFeatureError(
+            "an aggregate over an updating table in STREAMING mode (retractions)")
+    key_names = [f.name for f in node.schema.fields[:len(node.keys)]]
+    df = frame.df.select(*keys, *[to_column(e, schema).alias("__arg%d_%d" % (i, j))
+                                  for i, a in enumerate(node.aggregates)
+                                  for j, e in enumerate(a.expr.args)], F.col(SEQ))
+    arg_schema = _arg_schema(node, schema)
+    running = Window.partitionBy(*[quoted(k) for k in key_names]).orderBy(SEQ) \
+        .rowsBetween(Window.unboundedPreceding, Window.currentRow)
+    values = [running_aggregate_column(_arg_call(a.expr, i), arg_schema, running)
+              .alias(a.names[0]) for i, a in enumerate(node.aggregates)]
+    df = df.select(*[quoted(k) for k in key_names], *values, F.col(SEQ))
+    return Frame(_changelog_of_running(df, key_names, [a.names[0] for a in node.aggregates]),
+                 updating=True)
+
+
+def _arg_call(call: ex.Call, index: int) -> ex.Call:
+    return ex.Call(call.name, tuple(ex.Column("__arg%d_%d" % (index, j))
+                                    for j in range(len(call.args))), call.distinct)
+
+
+def _arg_schema(node: ops.Aggregate, schema: Schema) -> Schema:
+    fields = [Field("__arg%d_%d" % (i, j), type_of(e, schema))
+              for i, a in enumerate(node.aggregates) for j, e in enumerate(a.expr.args)]
+    return Schema(tuple(fields))
+
+
+def _changelog_of_running(df: DataFrame, keys: List[str], values: List[str]) -> DataFrame:
+    """Per record: +I for a key's first row, -U/+U when its values changed, else nothing."""
+    order = Window.partitionBy(*[quoted(k) for k in keys]).orderBy(SEQ)
+    current = F.struct(*[quoted(v) for v in values])
+    df = df.withColumn("__new", current).withColumn("__old", F.lag("__new").over(order))
+    fields = keys + values
+    new_row = F.struct(*[quoted(k) for k in keys], *[F.col("__new")[v].alias(v) for v in values])
+    old_row = F.struct(*[quoted(k) for k in keys], *[F.col("__old")[v].alias(v) for v in values])
+    emitted = F.when(F.col("__old").isNull(), F.array(
+        F.struct(new_row.alias("row"), F.lit(INSERT).alias("op"), F.lit(0).alias("sub")))) \
+        .when(F.col("__old") != F.col("__new"), F.array(
+            F.struct(old_row.alias("row"), F.lit(UPDATE_BEFORE).alias("op"), F.lit(0).alias("sub")),
+            F.struct(new_row.alias("row"), F.lit(UPDATE_AFTER).alias("op"), F.lit(1).alias("sub"))))
+    exploded = df.select(F.explode(emitted).alias("__e"), F.col(SEQ))
+    return exploded.select(*[F.col("__e.row")[f].alias(f) for f in fields], F.col(SEQ),
+                           F.col("__e.op").alias(OP), F.col("__e.sub").alias(SUB))
+
+
+def _distinct(node: ops.Distinct, ctx: Context) -> Frame:
+    frame = translate(node.input, ctx)
+    if not ctx.changelog:
+        return replace(frame, df=frame.df.distinct())
+    if frame.updating:
+        raise UnsupportedFeatureError("DISTINCT over an updating table in STREAMING mode")
+    names = list(node.schema.names)
+    first = Window.partitionBy(*[quoted(n) for n in names]).orderBy(SEQ)
+    df = frame.df.withColumn("__n", F.row_number().over(first)).where(F.col("__n") == 1)
+    df = df.select(*[quoted(n) for n in names], F.col(SEQ), F.lit(INSERT).alias(OP),
+                   F.lit(0).alias(SUB))
+    return Frame(df, updating=True)
+
+
+JOIN_KINDS = {"inner": "inner", "left": "left", "right": "right", "full": "full",
+              "semi": "left_semi", "anti": "left_anti"}
+
+
+def _join(node: ops.Join, ctx: Context) -> Frame:
+    left = translate(node.left, ctx)
+    right = translate(node.right, ctx)
+    if ctx.changelog and (left.updating or right.updating or node.kind not in ("inner", "semi",
+                                                                              "anti")):
+        raise UnsupportedFeatureError(
+            "a %s join of updating tables or an outer join in STREAMING mode" % node.kind)
+    both = ops.Join(schema=_join_schema(node), left=node.left, right=node.right, kind=node.kind)
+    condition = F.lit(True) if node.condition is None else to_column(node.condition, both.schema)
+    right_df = right.df.drop(SEQ) if ctx.changelog else right.df
+    df = left.df.join(right_df, condition, JOIN_KINDS[node.kind])
+    columns = [quoted(n) for n in node.schema.names]
+    if ctx.changelog:
+        columns.append(F.col(SEQ))
+    return Frame(df.select(*columns))
+
+
+def _join_schema(node: ops.Join) -> Schema:
+    return Schema(node.left.schema.fields + node.right.schema.fields)
+
+
+def _set_op(node: ops.SetOp, ctx: Context) -> Frame:
+    left = translate(node.left, ctx)
+    right = translate(node.right, ctx)
+    if ctx.changelog and not (node.kind == "union" and node.all):
+        raise UnsupportedFeatureError("%s in STREAMING mode" % node.kind.upper())
+    casts = [quoted(a.name).cast(f.data_type.spark_type()).alias(f.name)
+             for a, f in zip(node.left.schema, node.schema)]
+    right_casts = [quoted(b.name).cast(f.data_type.spark_type()).alias(f.name)
+                   for b, f in zip(node.right.schema, node.schema)]
+    extra = [F.col(SEQ)] if ctx.changelog else []
+    l_df = left.df.select(*casts, *extra)
+    r_df = right.df.select(*right_casts, *extra)
+    if node.kind == "union":
+        df = l_df.unionAll(r_df) if node.all else l_df.union(r_df).distinct()
+    elif node.kind == "intersect":
+        df = l_df.intersectAll(r_df) if node.all else l_df.intersect(r_df)
+    else:
+        df = l_df.exceptAll(r_df) if node.all else l_df.subtract(r_df)
+    return Frame(df)
+
+
+def _sort(node: ops.Sort, ctx: Context) -> Frame:
+    frame = translate(node.input, ctx)
+    schema = node.input.schema
+    if ctx.changelog and node.keys:
+        first = node.keys[0]
+        rowtime = schema.rowtime()
+        if not (isinstance(first.expr, ex.Column) and rowtime is not None
+                and first.expr.name == rowtime.name and first.ascending):
+            raise TableException("Sort on a non-time-attribute field is not supported.")
+    keys = [_ordering(o, schema) for o in node.keys]
+    df = frame.df.orderBy(*keys) if keys else frame.df
+    if node.offset:
+        df = df.offset(node.offset)
+    if node.fetch is not None:
+        df = df.limit(node.fetch)
+    return replace(frame, df=df)
+
+
+def _ordering(o: ex.Ordering, schema) -> Column:
+    column = to_column(o.expr, schema)
+    nulls_first = o.nulls_first if o.nulls_first is not None else o.ascending
+    if o.ascending:
+        return column.asc_nulls_first() if nulls_first else column.asc_nulls_last()
+    return column.desc_nulls_first() if nulls_first else column.desc_nulls_last()
+
+
+def _window_aggregate(node: ops.WindowAggregate, ctx: Context) -> Frame:
+    frame = translate(node.input, ctx)
+    schema = node.input.schema
+    w = node.window
+    ts = quoted(w.time_field)
+    millis = "%d milliseconds"
+    if w.kind == "tumble":
+        window = F.window(ts, millis % w.size)
+    elif w.kind == "slide":
+        window = F.window(ts, millis % w.size, millis % w.slide)
+    elif w.kind == "session":
+        window = F.session_window(ts, millis % w.gap)
+    else:
+        raise UnsupportedFeatureError("%s windows" % w.kind)
+    key_fields = node.schema.fields[:len(node.keys)]
+    keys = [to_column(k, schema).alias(f.name) for k, f in zip(node.keys, key_fields)]
+    aggs = [aggregate_column(a.expr, schema).alias(a.names[0]) for a in node.aggregates]
+    if ctx.changelog:
+        aggs.append(F.max(SEQ).alias(SEQ))
+    grouped = frame.df.groupBy(window.alias("__w"), *keys).agg(*aggs)
+    props = {"window_start": F.col("__w.start"), "window_end": F.col("__w.end"),
+             "window_rowtime": F.col("__w.end") - F.expr("INTERVAL 1 MILLISECOND")}
+    properties = [props[p.expr.name].cast(f.data_type.spark_type()).alias(p.names[0])
+                  for p, f in zip(node.properties, node.schema.fields[-len(node.properties):]
+                                  if node.properties else [])]
+    columns = [quoted(f.name) for f in key_fields] + \
+        [quoted(a.names[0]) for a in node.aggregates] + properties
+    if ctx.changelog:  # windows fire in the order of their ends, as the watermark passes them
+        columns.append((F.unix_micros(F.col("__w.end").cast("timestamp")) * 1_000_000
+                        + F.col(SEQ) % 1_000_000).alias(SEQ))
+    return Frame(grouped.select(*columns))
+
+
+def _over(node: ops.Over, ctx: Context) -> Frame:
+    frame = translate(node.input, ctx)
+    schema = node.input.schema
+    columns = [quoted(n) for n in schema.names]
+    for a in node.aggregates:
+        call: ex.OverCall = a.expr
+        columns.append(running_aggregate_column(call.agg, schema, _over_spec(call.window, schema))
+                       .alias(a.names[0]))
+    return _select(frame, ctx, columns)
+
+
+def _over_spec(w: ops.OverWindow, schema):
+    spec = Window.partitionBy(*[to_column(p, schema) for p in w.partition_by])
+    order = w.order_by[0]
+    if w.rows:
+        spec = spec.orderBy(_ordering(order, schema))
+        start = Window.unboundedPreceding if w.preceding is None else -w.preceding
+        return spec.rowsBetween(start, w.following or 0)
+    micros = F.unix_micros(to_column(order.expr, schema).cast("timestamp"))
+    spec = spec.orderBy(micros)
+    start = Window.unboundedPreceding if w.preceding is None else -w.preceding * 1000
+    return spec.rangeBetween(start, (w.following or 0) * 1000)
+
+
+TRANSLATIONS: Dict[type, Callable[[ops.Rel, Context], Frame]] = {
+    ops.Values: _values,
+    ops.ConnectorScan: _connector_scan,
+    ops.StreamScan: _stream_scan,
+    ops.Project: _project,
+    ops.Filter: _filter,
+    ops.Aggregate: _aggregate,
+    ops.Distinct: _distinct,
+    ops.Join: _join,
+    ops.SetOp: _set_op,
+    ops.Sort: _sort,
+    ops.WindowAggregate: _window_aggregate,
+    ops.Over: _over,
+}

@@ -1,0 +1,197 @@
+"""SQL connectors by Flink's names and options, as Spark reads and writes.
+
+One explicit table each way: ``SOURCES`` (connector name -> reader of a ConnectorScan) and
+``SINKS`` (connector name -> writer of a finished DataFrame). Generated data is computed by
+Spark expressions over ``spark.range`` (no Python per row).
+"""
+from __future__ import annotations
+
+import math
+import sys
+from typing import Callable, Dict, List
+
+from pyspark.sql import Column, DataFrame
+from pyspark.sql import functions as F
+
+from pystream.relational import operations as ops
+from pystream.relational.schema import Schema
+from pystream.table import types as T
+from pystream.util.exceptions import ValidationException
+
+__all__ = ["read", "is_bounded", "SOURCES", "SINKS", "datagen_rows"]
+
+SEQ = "__seq"
+
+
+# -- datagen ---------------------------------------------------------------------------------
+
+def _field_option(options: Dict[str, str], name: str, key: str, default=None):
+    return options.get("fields.%s.%s" % (name, key), default)
+
+
+def datagen_rows(options: Dict[str, str], schema: Schema):
+    """How many rows a datagen table has (None: endless)."""
+    counts = []
+    if "number-of-rows" in options:
+        counts.append(int(options["number-of-rows"]))
+    for f in schema:
+        if _field_option(options, f.name, "kind") == "sequence":
+            start = int(_field_option(options, f.name, "start", 0))
+            end = int(_field_option(options, f.name, "end", sys.maxsize))
+            counts.append(end - start + 1)
+    return min(counts) if counts else None
+
+
+def _random(options: Dict[str, str], name: str, t: T.DataType, seq: Column) -> Column:
+    lo, hi = _field_option(options, name, "min"), _field_option(options, name, "max")
+    r = F.rand()
+    if isinstance(t, (T.TinyIntType, T.SmallIntType, T.IntType, T.BigIntType)):
+        bits = {T.TinyIntType: 7, T.SmallIntType: 15, T.IntType: 31, T.BigIntType: 63}[type(t)]
+        lo = int(lo) if lo is not None else -(2 ** bits)
+        hi = int(hi) if hi is not None else 2 ** bits - 1
+        return (F.lit(lo) + F.floor(r * (float(hi) - lo + 1))).cast(t.spark_type())
+    if isinstance(t, (T.FloatType, T.DoubleType, T.DecimalType)):
+        lo = float(lo) if lo is not None else 0.0
+        hi = float(hi) if hi is not None else 1.0
+        return (F.lit(lo) + r * F.lit(hi - lo)).cast(t.spark_type())
+    if isinstance(t, T.BooleanType):
+        return r < 0.5
+    if isinstance(t, (T.CharType, T.VarCharType)):
+        length = int(_field_option(options, name, "length", 100))
+        pieces = [F.sha2(F.concat(F.rand().cast("string"), seq.cast("string")), 256)
+                  for _ in range(max(1, math.ceil(length / 64)))]
+        return F.substring(F.concat(*pieces), 1, length)
+    if isinstance(t, (T.TimestampType, T.LocalZonedTimestampType)):
+        past = int(_field_option(options, name, "max-past", 0))
+        now = F.current_timestamp()
+        return (now - F.make_dt_interval(secs=F.floor(r * past) / 1000)).cast(t.spark_type())
+    if isinstance(t, T.DateType):
+        return F.date_sub(F.current_date(), F.floor(r * 30).cast("int"))
+    raise ValidationException("datagen cannot generate %s values (field '%s')." %
+                              (t.summary_string(), name))
+
+
+def _generated(options: Dict[str, str], name: str, t: T.DataType, seq: Column) -> Column:
+    if _field_option(options, name, "kind") == "sequence":
+        start = int(_field_option(options, name, "start", 0))
+        value = (F.lit(start) + seq)
+        if isinstance(t, (T.CharType, T.VarCharType)):
+            return value.cast("string")
+        return value.cast(t.spark_type())
+    value = _random(options, name, t, seq)
+    null_rate = float(_field_option(options, name, "null-rate", 0))
+    if null_rate > 0:
+        value = F.when(F.rand() >= null_rate, value)
+    return value
+
+
+def _read_datagen(node: ops.ConnectorScan, spark, streaming: bool) -> DataFrame:
+    rows = datagen_rows(node.options, node.physical)
+    if rows is None:
+        rate = int(node.options.get("rows-per-second", 10000))
+        df = spark.readStream.format("rate").option("rowsPerSecond", rate).load()
+        seq = F.col("value")
+    else:
+        df = spark.range(rows)
+        seq = F.col("id")
+    columns = [_generated(node.options, f.name, f.data_type, seq).alias(f.name)
+               for f in node.physical]
+    if streaming:
+        columns.append(seq.alias(SEQ))
+    return df.select(*columns)
+
+
+# -- filesystem ------------------------------------------------------------------------------
+
+def _spark_schema(schema: Schema):
+    from pyspark.sql import types as st
+
+    return st.StructType([st.StructField(f.name, f.data_type.spark_type(), True)
+                          for f in schema])
+
+
+def _read_filesystem(node: ops.ConnectorScan, spark, streaming: bool) -> DataFrame:
+    options = node.options
+    path = options.get("path")
+    if not path:
+        raise ValidationException("Table '%s': the filesystem connector needs a 'path'." %
+                                  node.name)
+    fmt = options.get("format")
+    physical = Schema(tuple(f for f in node.physical if f.name not in node.partition_keys))
+    reader = spark.read.schema(_spark_schema(physical))
+    lenient = options.get("%s.ignore-parse-errors" % fmt, "false") == "true"
+    mode = "DROPMALFORMED" if lenient else "FAILFAST"
+    if fmt == "csv":
+        df = reader.options(sep=options.get("csv.field-delimiter", ","),
+                            quote=options.get("csv.quote-character", '"'),
+                            nullValue=options.get("csv.null-literal", "\u0000"),
+                            emptyValue="", mode=mode,
+                            timestampFormat="yyyy-MM-dd HH:mm:ss[.SSSSSSSSS]").csv(path)
+    elif fmt == "json":
+        df = reader.options(mode=mode, timestampFormat="yyyy-MM-dd HH:mm:ss[.SSSSSSSSS]") \
+            .json(path)
+    elif fmt == "raw":
+        df = spark.read.text(path).withColumnRenamed("value", node.physical.names[0])
+    elif fmt in ("parquet", "orc", "avro"):
+        df = reader.format(fmt).load(path)
+    else:
+        raise ValidationException("Could not find any format factory for identifier '%s' in "
+                                  "the classpath." % fmt)
+    return df.select(*[F.col("`%s`" % n) for n in node.physical.names])
+
+
+SOURCES: Dict[str, Callable[[ops.ConnectorScan, object, bool], DataFrame]] = {
+    "datagen": _read_datagen,
+    "filesystem": _read_filesystem,
+}
+
+
+def read(node: ops.ConnectorScan, spark, streaming: bool) -> DataFrame:
+    connector = node.options.get("connector")
+    reader = SOURCES.get(connector)
+    if reader is None:
+        raise ValidationException(
+            "Connector '%s' can only be used as a sink (or is not supported as a source). "
+            "Sources: %s." % (connector, ", ".join(sorted(SOURCES))))
+    return reader(node, spark, streaming)
+
+
+def is_bounded(options: Dict[str, str], schema: Schema) -> bool:
+    connector = options.get("connector")
+    if connector == "datagen":
+        return datagen_rows(options, schema) is not None
+    if connector == "filesystem":
+        return "source.monitor-interval" not in options
+    return connector not in ("kafka", "upsert-kafka")
+
+
+# -- sinks -----------------------------------------------------------------------------------
+
+def _write_filesystem(df: DataFrame, options: Dict[str, str], schema: Schema,
+                      partition_keys: List[str], overwrite: bool) -> None:
+    fmt = options.get("format")
+    writer = df.write.mode("overwrite" if overwrite else "append")
+    if partition_keys:
+        writer = writer.partitionBy(*partition_keys)
+    path = options["path"]
+    if fmt == "csv":
+        writer.options(sep=options.get("csv.field-delimiter", ","), emptyValue="",
+                       timestampFormat="yyyy-MM-dd HH:mm:ss.SSS").csv(path)
+    elif fmt == "json":
+        writer.options(timestampFormat="yyyy-MM-dd HH:mm:ss.SSS").json(path)
+    elif fmt == "raw":
+        writer.text(path)
+    elif fmt in ("parquet", "orc", "avro"):
+        writer.format(fmt).save(path)
+    else:
+        raise ValidationException("Could not find any format factory for identifier '%s'." % fmt)
+
+
+def _write_blackhole(df: DataFrame, options, schema, partition_keys, overwrite) -> None:
+    df.write.format("noop").mode("overwrite").save()
+
+
+SINKS = {
+    "filesystem": _write_filesystem,
+    "blackhole": _write_blackhole,
+}

@@ -1,0 +1,160 @@
+"""Running Table jobs on Spark: a query's rows, an INSERT into a connector table, pandas.
+
+The effects of the Table API live here: starting Spark (``pystream.session.get_session``),
+running the DataFrames that ``relational.translate`` builds, printing the print connector's
+lines. Rows reach Python as Flink's values with their row kinds.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Iterator, List
+
+from pyspark.sql import functions as F
+
+from pystream.common.types import Row, RowKind
+from pystream.compiler import table_connectors
+from pystream.compiler.expressions import quoted
+from pystream.compiler.relational import OP, SEQ, SUB, Context, Frame, translate
+from pystream.errors import UnsupportedFeatureError
+from pystream.relational import operations as ops
+from pystream.relational.schema import Schema
+from pystream.session import get_session
+from pystream.table.catalog import CatalogTable
+from pystream.table.formatting import changelog_line
+from pystream.table.result_kind import ResultKind
+from pystream.table.table_config import TableConfig
+from pystream.table.table_result import CloseableIterator, TableResult, row_kind_of
+from pystream.table.table_schema import TableSchema
+from pystream.table.types import DataTypes
+from pystream.util.exceptions import TableException, ValidationException
+
+__all__ = ["TableJob"]
+
+
+class TableJob:
+    """One run of a Table program's statement, in the environment's mode."""
+
+    def __init__(self, streaming: bool, config: TableConfig):
+        self.streaming = streaming
+        self.config = config
+
+    def _context(self) -> Context:
+        spark = get_session()
+        zone = self.config.get("table.local-time-zone")
+        if zone and zone != "default":
+            spark.conf.set("spark.sql.session.timeZone", zone)
+        return Context(spark=spark, changelog=self.streaming)
+
+    def _check_bounded(self, rel: ops.Rel) -> None:
+        for node in ops.walk(rel):
+            if isinstance(node, ops.ConnectorScan) and not node.bounded:
+                raise UnsupportedFeatureError(
+                    "reading the unbounded table '%s' from a Table program (unbounded "
+                    "Table sources: not built yet)" % node.name)
+
+    def frame(self, rel: ops.Rel):
+        """The Spark DataFrame of ``rel``'s rows in order, with ``__op`` when updating."""
+        self._check_bounded(rel)
+        ctx = self._context()
+        frame: Frame = translate(rel, ctx)
+        names = [quoted(n) for n in rel.schema.names]
+        if not ctx.changelog:
+            return frame.df.select(*names), False
+        if frame.updating:
+            return frame.df.orderBy(SEQ, SUB).select(*names, F.col(OP)), True
+        return frame.df.orderBy(SEQ).select(*names), False
+
+    def rows(self, rel: ops.Rel) -> Iterator[Row]:
+        df, updating = self.frame(rel)
+        types = list(rel.schema.types)
+        for spark_row in df.toLocalIterator():
+            values = [t.python_value(v) for t, v in zip(types, spark_row)]
+            row = Row(*values)
+            if updating:
+                row.set_row_kind(row_kind_of(spark_row[-1]))
+            yield row
+
+    def query_result(self, rel: ops.Rel) -> TableResult:
+        schema = TableSchema.of(rel.schema.without_time_attributes())
+        self._check_bounded(rel)
+        cached: List[Row] = []
+        done = []
+
+        def rows() -> CloseableIterator:
+            if not done:  # the job runs once; collect() and print() share its rows
+                cached.extend(self.rows(rel))
+                done.append(True)
+            return CloseableIterator(iter(list(cached)))
+
+        return TableResult(schema, ResultKind.SUCCESS_WITH_CONTENT, rows, self.streaming)
+
+    def to_pandas(self, rel: ops.Rel):
+        import pandas as pd
+
+        rows = [r for r in self.rows(rel)]
+        final = _final_rows(rows) if self.streaming else rows
+        return pd.DataFrame([list(r) for r in final], columns=list(rel.schema.names))
+
+    def insert(self, rel: ops.Rel, name: str, target: CatalogTable,
+               overwrite: bool) -> TableResult:
+        """INSERT INTO the connector table ``target``: runs now, returns PyFlink's result."""
+        from pystream.table.table_environment import connector_scan
+
+        sink = connector_scan(name, target, lambda options, schema: True)
+        physical = sink.physical
+        _check_insert(rel.schema, physical, name)
+        connector = target.options.get("connector")
+        if connector == "print":
+            self._print(rel, physical, target.options)
+        else:
+            writer = table_connectors.SINKS.get(connector)
+            if writer is None:
+                raise ValidationException(
+                    "Connector '%s' can only be used as a source. It cannot be used as a sink."
+                    % connector)
+            df, updating = self.frame(rel)
+            if updating:
+                raise TableException(
+                    "Table sink '%s' doesn't support consuming update changes." % name)
+            columns = [quoted(a).cast(f.data_type.spark_type()).alias(f.name)
+                       for a, f in zip(rel.schema.names, physical)]
+            writer(df.select(*columns), target.options, physical, list(target.partition_keys),
+                   overwrite)
+        column = "default_catalog.default_database.%s" % name
+        return TableResult.of_rows([column], [DataTypes.BIGINT().not_null()], [(-1,)],
+                                   self.streaming)
+
+    def _print(self, rel: ops.Rel, physical: Schema, options) -> None:
+        identifier = options.get("print-identifier")
+        prefix = "%s> " % identifier if identifier else ""
+        stream = sys.stderr if options.get("standard-error") == "true" else None
+        types = list(physical.types)
+        for row in self.rows(rel):
+            print(prefix + changelog_line(row, types), file=stream)
+
+
+def _check_insert(query: Schema, sink: Schema, name: str) -> None:
+    if len(query) != len(sink):
+        raise ValidationException(
+            "Column types of query result and sink for 'default_catalog.default_database.%s' "
+            "do not match.\nCause: Different number of columns.\n\nQuery schema: [%s]\n"
+            "Sink schema:  [%s]" % (name, _schema_text(query), _schema_text(sink)))
+
+
+def _schema_text(schema: Schema) -> str:
+    return ", ".join("%s: %s" % (f.name, f.data_type.summary_string()) for f in schema)
+
+
+def _final_rows(rows: List[Row]) -> List[Row]:
+    """The rows an updating changelog leaves (each -U/-D retracts an earlier row)."""
+    final: List[Row] = []
+    for row in rows:
+        kind = row.get_row_kind()
+        if kind in (RowKind.INSERT, RowKind.UPDATE_AFTER):
+            final.append(row)
+        else:
+            for i, kept in enumerate(final):
+                if list(kept) == list(row):
+                    del final[i]
+                    break
+    return final

@@ -1,0 +1,279 @@
+"""Building relational nodes: checks the expressions and derives the result's schema.
+
+The Table API and the SQL translator both build through these functions, so a Table call and
+the SQL that says the same thing give the same tree. Aggregates and OVER windows are taken out
+of select lists here: ``select(a, b.sum + 1)`` after ``group_by(a)`` becomes an ``Aggregate``
+(keys, then each aggregate call under a hidden name) and a ``Project`` over it.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from pystream.relational import expressions as ex
+from pystream.relational import operations as ops
+from pystream.relational.resolve import (
+    WINDOW_PROPERTIES,
+    aggregate_calls,
+    check_boolean,
+    expand,
+    field_of,
+    has_over,
+    output_name,
+    type_of,
+)
+from pystream.relational.schema import Field, Schema
+from pystream.table import type_rules
+from pystream.table.types import LocalZonedTimestampType, TimestampType
+from pystream.util.exceptions import ValidationException
+
+__all__ = ["project", "filter_", "aggregate", "window_aggregate", "join", "set_op", "sort",
+           "distinct", "with_over", "rename_all", "drop", "add_columns"]
+
+
+TIMESTAMPS = (TimestampType, LocalZonedTimestampType)
+
+
+def project(rel: ops.Rel, exprs: Sequence[ex.Expr], sql: bool = False) -> ops.Rel:
+    """SELECT ``exprs`` FROM ``rel``: plain, with aggregates (one group) or OVER windows."""
+    exprs = _expand_all(exprs, rel.schema)
+    if any(aggregate_calls(e) for e in exprs):
+        return aggregate(rel, (), exprs, sql=sql)
+    if any(has_over(e) for e in exprs):
+        rel, exprs = with_over(rel, exprs, {})
+    fields = [field_of(e, rel.schema, i, sql) for i, e in enumerate(exprs)]
+    if _is_identity(rel, exprs, fields):
+        return rel
+    return ops.Project(schema=Schema(tuple(fields)).check_unique(), input=rel, exprs=tuple(exprs))
+
+
+def _is_identity(rel: ops.Rel, exprs, fields) -> bool:
+    return (all(isinstance(e, ex.Column) for e in exprs)
+            and tuple(e.name for e in exprs) == rel.schema.names)
+
+
+def _expand_all(exprs: Sequence[ex.Expr], schema: Schema) -> List[ex.Expr]:
+    result: List[ex.Expr] = []
+    for e in expand(exprs, schema):
+        if isinstance(e, ex.Call) and e.name in ("with_columns", "without_columns"):
+            chosen = [c.name for c in expand(e.args, schema)]
+            names = chosen if e.name == "with_columns" else \
+                [n for n in schema.names if n not in chosen]
+            result.extend(ex.Column(n) for n in names)
+        else:
+            result.append(e)
+    return result
+
+
+def filter_(rel: ops.Rel, condition: ex.Expr) -> ops.Rel:
+    if not isinstance(condition, ex.SubQuery):
+        check_boolean(condition, rel.schema, "Filter")
+    return ops.Filter(schema=rel.schema, input=rel, condition=condition)
+
+
+def aggregate(rel: ops.Rel, keys: Sequence[ex.Expr], exprs: Sequence[ex.Expr],
+              sql: bool = False, having: Optional[ex.Expr] = None) -> ops.Rel:
+    """GROUP BY ``keys`` SELECT ``exprs`` [HAVING ``having``]."""
+    keys = expand(keys, rel.schema)
+    exprs = _expand_all(exprs, rel.schema)
+    key_fields = [field_of(k, rel.schema, i, sql) for i, k in enumerate(keys)]
+    calls: Dict[ex.Expr, str] = {}
+    for e in list(exprs) + ([having] if having is not None else []):
+        for call in aggregate_calls(e):
+            calls.setdefault(call, "__agg%d" % len(calls))
+    agg_fields = []
+    for call, name in calls.items():
+        for arg in call.args:
+            if aggregate_calls(arg):
+                raise ValidationException("Aggregate functions cannot be nested: %s" % (call,))
+        agg_fields.append(Field(name, type_of(call, rel.schema)))
+    schema = Schema(tuple(Field(f.name, f.data_type) for f in key_fields) + tuple(agg_fields))
+    node = ops.Aggregate(schema=schema, input=rel, keys=tuple(keys),
+                         aggregates=tuple(ex.Alias(c, (n,)) for c, n in calls.items()))
+    substitutions = {call: ex.Column(name) for call, name in calls.items()}
+    substitutions.update({k: ex.Column(f.name) for k, f in zip(keys, key_fields)
+                          if not isinstance(k, ex.Column)})
+    rewritten = [_keep_name(_substitute(e, substitutions), e, i, sql)
+                 for i, e in enumerate(exprs)]
+    _check_grouped(rewritten, schema, keys)
+    if having is not None:
+        node = filter_(node, _substitute(having, substitutions))
+    return project(node, rewritten, sql=sql)
+
+
+def _check_grouped(exprs, schema: Schema, keys) -> None:
+    for e in exprs:
+        for node in ex.walk(e):
+            if isinstance(node, ex.Column) and not schema.has(node.name):
+                raise ValidationException(
+                    "Expression '%s' is neither present in the group by, nor is it an "
+                    "aggregate function. Grouping keys: [%s]." % (
+                        node.name, ", ".join(str(k) for k in keys)))
+
+
+def _keep_name(new: ex.Expr, old: ex.Expr, index: int, sql: bool) -> ex.Expr:
+    """``new`` under the name ``old`` had in the select list."""
+    if new == old or isinstance(old, ex.Alias):
+        return new
+    return ex.Alias(new, (output_name(old, index, sql),))
+
+
+def _substitute(expr: ex.Expr, mapping: Dict[ex.Expr, ex.Expr]) -> ex.Expr:
+    """``expr`` with each sub-tree found in ``mapping`` replaced."""
+    try:
+        if expr in mapping:
+            return mapping[expr]
+    except TypeError:  # an unhashable literal (a list): never a key
+        pass
+    if isinstance(expr, ex.Call):
+        return replace(expr, args=tuple(_substitute(a, mapping) for a in expr.args))
+    if isinstance(expr, ex.UserCall):
+        return replace(expr, args=tuple(_substitute(a, mapping) for a in expr.args))
+    if isinstance(expr, (ex.Alias, ex.Cast, ex.Ordering)):
+        return replace(expr, expr=_substitute(expr.expr, mapping))
+    return expr
+
+
+def window_aggregate(rel: ops.Rel, window: ops.GroupWindow, keys: Sequence[ex.Expr],
+                     exprs: Sequence[ex.Expr], sql: bool = False) -> ops.Rel:
+    """Aggregates per group window: ``keys`` (the window alias left out), then ``exprs``."""
+    time_field = rel.schema.field(window.time_field)
+    if not isinstance(time_field.data_type, TIMESTAMPS) and not window.rows:
+        raise ValidationException(
+            "A group window expects a time attribute for grouping, but '%s' is %s." %
+            (window.time_field, time_field.data_type.summary_string()))
+    keys = [k for k in expand(keys, rel.schema)
+            if not (isinstance(k, ex.Column) and k.name == window.alias)]
+    exprs = _expand_all(exprs, rel.schema)
+    key_fields = [field_of(k, rel.schema, i, sql) for i, k in enumerate(keys)]
+    calls: Dict[ex.Expr, str] = {}
+    properties: Dict[ex.Expr, str] = {}
+    for e in exprs:
+        for call in aggregate_calls(e):
+            calls.setdefault(call, "__agg%d" % len(calls))
+        for node in ex.walk(e):
+            if isinstance(node, ex.Call) and node.name in WINDOW_PROPERTIES:
+                properties.setdefault(node, "__%s" % node.name)
+    schema = Schema(
+        tuple(Field(f.name, f.data_type) for f in key_fields)
+        + tuple(Field(n, type_of(c, rel.schema)) for c, n in calls.items())
+        + tuple(replace(field_of(p, rel.schema, 0), name=n) for p, n in properties.items()))
+    node = ops.WindowAggregate(
+        schema=schema, input=rel, window=window, keys=tuple(keys),
+        aggregates=tuple(ex.Alias(c, (n,)) for c, n in calls.items()),
+        properties=tuple(ex.Alias(p, (n,)) for p, n in properties.items()))
+    mapping = {**{c: ex.Column(n) for c, n in calls.items()},
+               **{p: ex.Column(n) for p, n in properties.items()}}
+    rewritten = [_keep_name(_substitute(e, mapping), e, i, sql) for i, e in enumerate(exprs)]
+    _check_grouped(rewritten, schema, keys)
+    return project(node, rewritten, sql=sql)
+
+
+def with_over(rel: ops.Rel, exprs: Sequence[ex.Expr],
+              windows: Dict[str, ops.OverWindow]) -> Tuple[ops.Rel, List[ex.Expr]]:
+    """An ``Over`` node computing each OVER aggregate of ``exprs``, and ``exprs`` reading them."""
+    calls: Dict[ex.Expr, str] = {}
+    resolved: Dict[ex.Expr, ex.OverCall] = {}
+    for e in exprs:
+        for node in ex.walk(e):
+            if isinstance(node, ex.OverCall) and node not in calls:
+                window = node.window
+                if isinstance(window, ex.WindowRef):
+                    if window.alias not in windows:
+                        raise ValidationException("Over window alias '%s' is not defined." %
+                                                  window.alias)
+                    window = windows[window.alias]
+                resolved[node] = ex.OverCall(node.agg, window)
+                calls[node] = "__over%d" % len(calls)
+    fields = tuple(Field(n, type_of(resolved[c].agg, rel.schema)) for c, n in calls.items())
+    node = ops.Over(schema=Schema(rel.schema.fields + fields), input=rel,
+                    aggregates=tuple(ex.Alias(resolved[c], (n,)) for c, n in calls.items()))
+    mapping = {c: ex.Column(n) for c, n in calls.items()}
+    return node, [_keep_name(_substitute(e, mapping), e, i, False) for i, e in enumerate(exprs)]
+
+
+def join(left: ops.Rel, right: ops.Rel, kind: str, condition: Optional[ex.Expr]) -> ops.Rel:
+    """A join; the result has the fields of both sides (outer sides become nullable)."""
+    left_fields = left.schema.fields
+    right_fields = right.schema.fields
+    if kind in ("right", "full"):
+        left_fields = tuple(replace(f, data_type=f.data_type.nullable(), time=None)
+                            for f in left_fields)
+    if kind in ("left", "full"):
+        right_fields = tuple(replace(f, data_type=f.data_type.nullable(), time=None)
+                             for f in right_fields)
+    if kind in ("semi", "anti"):
+        schema = left.schema
+        both = Schema(left.schema.fields + right.schema.fields)
+    else:
+        schema = Schema(left_fields + right_fields).check_unique()
+        both = schema
+    if condition is not None:
+        check_boolean(condition, both, "Join")
+    return ops.Join(schema=schema, left=left, right=right, kind=kind, condition=condition)
+
+
+def set_op(left: ops.Rel, right: ops.Rel, kind: str, all: bool) -> ops.Rel:
+    if len(left.schema) != len(right.schema):
+        raise ValidationException(
+            "%s two tables of different column sizes: %d and %d." % (
+                kind.capitalize(), len(left.schema), len(right.schema)))
+    fields = []
+    for a, b in zip(left.schema.fields, right.schema.fields):
+        common = type_rules.common_type([a.data_type, b.data_type])
+        if common is None:
+            raise ValidationException("Type mismatch in %s: %s and %s." % (
+                kind, a.data_type.summary_string(), b.data_type.summary_string()))
+        fields.append(Field(a.name, common))
+    return ops.SetOp(schema=Schema(tuple(fields)), left=left, right=right, kind=kind, all=all)
+
+
+def sort(rel: ops.Rel, keys: Sequence[ex.Expr] = (), offset: int = 0,
+         fetch: Optional[int] = None) -> ops.Rel:
+    orderings = tuple(k if isinstance(k, ex.Ordering) else ex.Ordering(k) for k in keys)
+    for o in orderings:
+        type_of(o.expr, rel.schema)
+    if isinstance(rel, ops.Sort) and not orderings:  # offset/fetch after order_by
+        return replace(rel, offset=rel.offset + offset,
+                       fetch=fetch if rel.fetch is None or fetch is None
+                       else min(fetch, max(rel.fetch - offset, 0)))
+    return ops.Sort(schema=rel.schema, input=rel, keys=orderings, offset=offset, fetch=fetch)
+
+
+def distinct(rel: ops.Rel) -> ops.Rel:
+    return ops.Distinct(schema=rel.schema.without_time_attributes(), input=rel)
+
+
+def rename_all(rel: ops.Rel, names: Sequence[str]) -> ops.Rel:
+    """The same fields under ``names`` (the first ``len(names)`` fields)."""
+    if len(names) > len(rel.schema):
+        raise ValidationException(
+            "Aliasing more fields than we actually have: %d names for %d fields." %
+            (len(names), len(rel.schema)))
+    exprs = [ex.Alias(ex.Column(f.name), (n,)) if n != f.name else ex.Column(f.name)
+             for f, n in zip(rel.schema.fields, names)]
+    exprs += [ex.Column(f.name) for f in rel.schema.fields[len(names):]]
+    return project(rel, exprs)
+
+
+def drop(rel: ops.Rel, names: Sequence[str]) -> ops.Rel:
+    for n in names:
+        rel.schema.field(n)
+    return project(rel, [ex.Column(n) for n in rel.schema.names if n not in names])
+
+
+def add_columns(rel: ops.Rel, exprs: Sequence[ex.Expr], replace_existing: bool) -> ops.Rel:
+    exprs = _expand_all(exprs, rel.schema)
+    new = {output_name(e, len(rel.schema) + i): e for i, e in enumerate(exprs)}
+    if not replace_existing:
+        clash = [n for n in new if rel.schema.has(n)]
+        if clash:
+            raise ValidationException("Field names must be unique, %s already exist(s)." %
+                                      ", ".join(clash))
+    kept = [new.pop(n) if n in new and replace_existing else ex.Column(n)
+            for n in rel.schema.names]
+    kept = [e if isinstance(e, ex.Alias) or not isinstance(e, ex.Column) or e.name == n
+            else ex.Alias(e, (n,)) for e, n in zip(kept, rel.schema.names)]
+    kept = [e if isinstance(e, (ex.Column, ex.Alias)) else ex.Alias(e, (n,))
+            for e, n in zip(kept, rel.schema.names)]
+    return project(rel, kept + list(new.values()))

@@ -1,0 +1,60 @@
+"""A relational tree as text, in the shape of Flink's plans (``Table.explain()``)."""
+from __future__ import annotations
+
+from typing import List
+
+from pystream.relational import operations as ops
+from pystream.relational.printing import expression_string
+
+__all__ = ["explain", "describe"]
+
+
+def describe(node: ops.Rel) -> str:
+    """One line for one node: ``Calc(select=[a, plus(b, 1) AS c])``."""
+    if isinstance(node, ops.Values):
+        return "Values(tuples=[%d rows], fields=[%s])" % (len(node.rows),
+                                                          ", ".join(node.schema.names))
+    if isinstance(node, ops.ConnectorScan):
+        return "TableSourceScan(table=[[%s]], fields=[%s])" % (node.name,
+                                                               ", ".join(node.schema.names))
+    if isinstance(node, ops.Project):
+        items = ", ".join(_named(e, n) for e, n in zip(node.exprs, node.schema.names))
+        return "Calc(select=[%s])" % items
+    if isinstance(node, ops.Filter):
+        return "Calc(where=[%s])" % expression_string(node.condition)
+    if isinstance(node, (ops.Aggregate, ops.WindowAggregate)):
+        kind = "GroupAggregate" if isinstance(node, ops.Aggregate) else "GroupWindowAggregate"
+        keys = ", ".join(expression_string(k) for k in node.keys)
+        aggs = ", ".join(_named(a.expr, a.names[0]) for a in node.aggregates)
+        return "%s(groupBy=[%s], select=[%s])" % (kind, keys, aggs)
+    if isinstance(node, ops.Join):
+        cond = expression_string(node.condition) if node.condition is not None else "true"
+        return "Join(joinType=[%s], where=[%s])" % (node.kind.upper(), cond)
+    if isinstance(node, ops.SetOp):
+        return "%s(all=[%s])" % (node.kind.capitalize(), str(node.all).lower())
+    if isinstance(node, ops.Sort):
+        keys = ", ".join(expression_string(k) for k in node.keys)
+        return "Sort(orderBy=[%s], offset=[%d], fetch=[%s])" % (keys, node.offset, node.fetch)
+    if isinstance(node, ops.Over):
+        return "OverAggregate(select=[%s])" % ", ".join(
+            _named(a.expr, a.names[0]) for a in node.aggregates)
+    return type(node).__name__
+
+
+def _named(expr, name: str) -> str:
+    text = expression_string(expr)
+    return text if text == name else "%s AS %s" % (text, name)
+
+
+def explain(root: ops.Rel) -> str:
+    """The tree, root first, each input indented below the node that reads it."""
+    lines: List[str] = ["== Abstract Syntax Tree =="]
+
+    def visit(node: ops.Rel, depth: int) -> None:
+        lines.append("%s%s" % ("+- " if depth else "", describe(node)) if depth == 0 else
+                     "%s+- %s" % (":  " * (depth - 1), describe(node)))
+        for child in node.inputs:
+            visit(child, depth + 1)
+
+    visit(root, 0)
+    return "\n".join(lines)

@@ -1,0 +1,161 @@
+"""Expression nodes: the frozen trees that ``pystream.table.expressions`` and Flink SQL build.
+
+A node says what to compute, never how: ``Call('plus', (Column('a'), Literal(1, INT)))``.
+Functions are named calls; ``pystream.relational.functions`` holds each name's type rule and
+``pystream.compiler.relational`` its translation to a Spark column. A tree is *unresolved*
+(``Column`` refers to a field by name) until ``resolve`` binds it to a table's fields, checking
+names and deriving types on the way.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional, Tuple
+
+from pystream.table.types import DataType
+
+__all__ = ["Expr", "Column", "Literal", "Call", "Alias", "Cast", "Star", "Symbol",
+           "ColumnRange", "OverCall", "Ordering", "WindowRef", "SubQuery", "UserCall", "walk"]
+
+
+class Expr:
+    """Base of expression nodes (frozen dataclasses; equal when their fields are equal)."""
+
+    def children(self) -> Tuple["Expr", ...]:
+        return ()
+
+
+@dataclass(frozen=True)
+class Column(Expr):
+    """A field of the input table, by name."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Literal(Expr):
+    """A constant and its type (``lit(1)`` is ``INT NOT NULL``)."""
+
+    value: Any = field(hash=False)
+    data_type: DataType
+
+
+@dataclass(frozen=True)
+class Call(Expr):
+    """A built-in function applied to arguments; ``name`` is a key of ``functions.FUNCTIONS``."""
+
+    name: str
+    args: Tuple[Expr, ...] = ()
+    distinct: bool = False  # aggregate functions: over distinct values
+
+    def children(self):
+        return self.args
+
+
+@dataclass(frozen=True)
+class Alias(Expr):
+    """An expression given a name (several names for a function that returns several columns)."""
+
+    expr: Expr
+    names: Tuple[str, ...]
+
+    def children(self):
+        return (self.expr,)
+
+
+@dataclass(frozen=True)
+class Cast(Expr):
+    """``CAST`` (``safe=False``: a value that does not convert fails the job) or ``TRY_CAST``."""
+
+    expr: Expr
+    to: DataType
+    safe: bool = False
+
+    def children(self):
+        return (self.expr,)
+
+
+@dataclass(frozen=True)
+class Star(Expr):
+    """All fields of the input (``col('*')``; ``qualifier`` narrows to one side of a join)."""
+
+    qualifier: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Symbol(Expr):
+    """A keyword argument of a function: a time unit, ``BOTH``/``LEADING`` of TRIM, ..."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class ColumnRange(Expr):
+    """``range_(start, end)``: the fields from ``start`` to ``end`` (names or 1-based indices)."""
+
+    start: Any
+    end: Any
+
+
+@dataclass(frozen=True)
+class Ordering(Expr):
+    """An ORDER BY key: ``col('a').asc`` / ``.desc`` (nulls first for ascending, as Flink)."""
+
+    expr: Expr
+    ascending: bool = True
+    nulls_first: Optional[bool] = None
+
+    def children(self):
+        return (self.expr,)
+
+
+@dataclass(frozen=True)
+class WindowRef(Expr):
+    """A window alias used in ``.over(alias)`` and ``w.start``/``w.end``/``w.rowtime``."""
+
+    alias: str
+
+
+@dataclass(frozen=True)
+class OverCall(Expr):
+    """An aggregate over a window: ``col('a').sum.over(col('w'))`` / SQL ``SUM(a) OVER (...)``.
+
+    ``window`` is a ``WindowRef`` to an ``Over`` window defined with ``over_window(...)``, or an
+    inline ``OverWindow`` (SQL).
+    """
+
+    agg: Expr
+    window: Any
+
+    def children(self):
+        return (self.agg,)
+
+
+@dataclass(frozen=True, eq=False)
+class UserCall(Expr):
+    """A call of a user-defined (Python) function object with arguments."""
+
+    function: Any
+    args: Tuple[Expr, ...] = ()
+
+    def children(self):
+        return self.args
+
+
+@dataclass(frozen=True, eq=False)
+class SubQuery(Expr):
+    """``expr IN (query)`` (``kind`` 'in') or ``EXISTS (query)`` ('exists', ``expr`` None) or a
+    scalar sub-query ('scalar'); ``query`` is a relational node."""
+
+    kind: str
+    expr: Optional[Expr]
+    query: Any
+
+    def children(self):
+        return () if self.expr is None else (self.expr,)
+
+
+def walk(expr: Expr):
+    """``expr`` and every node below it, parents first."""
+    yield expr
+    for child in expr.children():
+        yield from walk(child)

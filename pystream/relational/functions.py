@@ -1,0 +1,211 @@
+"""Built-in functions by name: what each one returns (Flink's type rules) and its kind.
+
+One table, ``FUNCTIONS``, keyed by the function's name in ``Call`` nodes. The Table API's
+expression methods and Flink SQL's function calls both resolve to these names; the compiler
+has one Spark translation per name (``pystream.compiler.expressions``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional, Sequence
+
+from pystream.table import type_rules
+from pystream.table.types import DataType, DataTypes
+
+__all__ = ["Function", "FUNCTIONS", "lookup", "SQL_NAMES"]
+
+TypeRule = Callable[[List[DataType]], DataType]
+
+
+@dataclass(frozen=True)
+class Function:
+    """A built-in function: ``kind`` is 'scalar', 'aggregate' or 'window' (ROW_NUMBER, ...)."""
+
+    name: str
+    result: TypeRule
+    kind: str = "scalar"
+    arity: Optional[Sequence[int]] = None  # allowed argument counts (None: any)
+
+    @property
+    def is_aggregate(self) -> bool:
+        return self.kind == "aggregate"
+
+
+def _nullable_if_any(types: List[DataType], result: DataType) -> DataType:
+    return result if any(t.is_nullable for t in types) else result.not_null()
+
+
+def returns(make: Callable[[], DataType], nullable: str = "args") -> TypeRule:
+    """A fixed result type; nullable when an argument is ('args'), always ('always'), never."""
+    def rule(types: List[DataType]) -> DataType:
+        t = make()
+        if nullable == "never":
+            return t.not_null()
+        if nullable == "always":
+            return t
+        return _nullable_if_any(types, t)
+    return rule
+
+
+def same_as(index: int = 0, nullable: str = "args") -> TypeRule:
+    def rule(types: List[DataType]) -> DataType:
+        t = types[index]
+        if nullable == "always":
+            return t.nullable()
+        return _nullable_if_any(types, t)
+    return rule
+
+
+def arithmetic(op: str) -> TypeRule:
+    return lambda types: type_rules.arithmetic_type(op, types[0], types[1])
+
+
+def aggregate(name: str) -> TypeRule:
+    return lambda types: type_rules.aggregate_type(name, types[0] if types else None)
+
+
+def common(start: int = 0, step: int = 1, nullable_from: Sequence[int] = ()) -> TypeRule:
+    """The common type of the arguments ``start``, ``start + step``, ... (IF, CASE, COALESCE)."""
+    def rule(types: List[DataType]) -> DataType:
+        result = type_rules.common_type(types[start::step])
+        if any(types[i].is_nullable for i in nullable_from):
+            result = result.nullable()
+        return result
+    return rule
+
+
+def _coalesce(types: List[DataType]) -> DataType:
+    result = type_rules.common_type(types)
+    return result if all(t.is_nullable for t in types) else result.not_null()
+
+
+def _element(types: List[DataType]) -> DataType:
+    return types[0].element_type.nullable()
+
+
+def _item(types: List[DataType]) -> DataType:
+    container = types[0]
+    if hasattr(container, "value_type"):
+        return container.value_type.nullable()
+    return container.element_type.nullable()
+
+
+BOOLEAN = DataTypes.BOOLEAN
+STRING = DataTypes.STRING
+INT = DataTypes.INT
+BIGINT = DataTypes.BIGINT
+DOUBLE = DataTypes.DOUBLE
+
+_SCALAR = {
+    # arithmetic and comparison
+    "plus": arithmetic("+"), "minus": arithmetic("-"), "times": arithmetic("*"),
+    "divide": arithmetic("/"), "mod": arithmetic("%"),
+    "negate": same_as(0), "unary_plus": same_as(0),
+    "equals": returns(BOOLEAN), "not_equals": returns(BOOLEAN),
+    "greater_than": returns(BOOLEAN), "greater_than_or_equal": returns(BOOLEAN),
+    "less_than": returns(BOOLEAN), "less_than_or_equal": returns(BOOLEAN),
+    "between": returns(BOOLEAN), "not_between": returns(BOOLEAN),
+    "in": returns(BOOLEAN), "not_in": returns(BOOLEAN),
+    "is_distinct_from": returns(BOOLEAN, "never"),
+    "is_not_distinct_from": returns(BOOLEAN, "never"),
+    # logic
+    "and": returns(BOOLEAN), "or": returns(BOOLEAN), "not": returns(BOOLEAN),
+    "is_null": returns(BOOLEAN, "never"), "is_not_null": returns(BOOLEAN, "never"),
+    "is_true": returns(BOOLEAN, "never"), "is_false": returns(BOOLEAN, "never"),
+    "is_not_true": returns(BOOLEAN, "never"), "is_not_false": returns(BOOLEAN, "never"),
+    # conditionals
+    "if": common(1, 1, nullable_from=()),
+    "case": lambda types: _case_type(types),
+    "coalesce": _coalesce,
+    "nullif": same_as(0, "always"),
+    # strings
+    "concat": returns(STRING), "concat_ws": returns(STRING),
+    "upper": returns(STRING), "lower": returns(STRING), "init_cap": returns(STRING),
+    "char_length": returns(INT), "substring": returns(STRING), "trim": returns(STRING),
+    "ltrim": returns(STRING), "rtrim": returns(STRING), "replace": returns(STRING),
+    "like": returns(BOOLEAN), "not_like": returns(BOOLEAN), "similar": returns(BOOLEAN),
+    "position": returns(INT), "locate": returns(INT), "instr": returns(INT),
+    "lpad": returns(STRING), "rpad": returns(STRING), "repeat": returns(STRING),
+    "reverse": returns(STRING), "left": returns(STRING), "right": returns(STRING),
+    "regexp_replace": returns(STRING), "regexp_extract": returns(STRING, "always"),
+    "regexp": returns(BOOLEAN), "split_index": returns(STRING, "always"),
+    "ascii": returns(INT), "chr": returns(STRING), "to_base64": returns(STRING),
+    "from_base64": returns(STRING), "md5": returns(STRING), "sha1": returns(STRING),
+    "sha224": returns(STRING), "sha256": returns(STRING), "sha384": returns(STRING),
+    "sha512": returns(STRING), "sha2": returns(STRING), "overlay": returns(STRING),
+    "uuid": returns(STRING, "never"), "hex": returns(STRING), "bin": returns(STRING),
+    # math
+    "abs": same_as(0), "sign": same_as(0),
+    "floor": same_as(0), "ceil": same_as(0),
+    "round": same_as(0), "truncate": same_as(0),
+    "power": returns(DOUBLE), "sqrt": returns(DOUBLE), "exp": returns(DOUBLE),
+    "ln": returns(DOUBLE), "log10": returns(DOUBLE), "log2": returns(DOUBLE),
+    "log": returns(DOUBLE), "sin": returns(DOUBLE), "cos": returns(DOUBLE),
+    "tan": returns(DOUBLE), "asin": returns(DOUBLE), "acos": returns(DOUBLE),
+    "atan": returns(DOUBLE), "atan2": returns(DOUBLE), "sinh": returns(DOUBLE),
+    "cosh": returns(DOUBLE), "tanh": returns(DOUBLE), "cot": returns(DOUBLE),
+    "degrees": returns(DOUBLE), "radians": returns(DOUBLE), "pi": returns(DOUBLE, "never"),
+    "e": returns(DOUBLE, "never"), "rand": returns(DOUBLE, "never"),
+    "rand_integer": returns(INT, "never"),
+    # temporal
+    "current_date": returns(DataTypes.DATE, "never"),
+    "current_time": returns(lambda: DataTypes.TIME(0), "never"),
+    "current_timestamp": returns(lambda: DataTypes.TIMESTAMP_LTZ(3), "never"),
+    "local_time": returns(lambda: DataTypes.TIME(0), "never"),
+    "local_timestamp": returns(lambda: DataTypes.TIMESTAMP(3), "never"),
+    "now": returns(lambda: DataTypes.TIMESTAMP_LTZ(3), "never"),
+    "current_row_timestamp": returns(lambda: DataTypes.TIMESTAMP_LTZ(3), "never"),
+    "to_date": returns(DataTypes.DATE), "to_time": returns(lambda: DataTypes.TIME(0)),
+    "to_timestamp": returns(lambda: DataTypes.TIMESTAMP(3)),
+    "to_timestamp_ltz": returns(lambda: DataTypes.TIMESTAMP_LTZ(3)),
+    "date_format": returns(STRING), "extract": returns(BIGINT),
+    "year": returns(BIGINT), "quarter": returns(BIGINT), "month": returns(BIGINT),
+    "week": returns(BIGINT), "dayofyear": returns(BIGINT), "dayofmonth": returns(BIGINT),
+    "dayofweek": returns(BIGINT), "hour": returns(BIGINT), "minute": returns(BIGINT),
+    "second": returns(BIGINT), "floor_time": same_as(0), "ceil_time": same_as(0),
+    "timestampdiff": returns(INT), "unix_timestamp": returns(BIGINT),
+    "from_unixtime": returns(STRING),
+    # collections and rows
+    "array": lambda types: DataTypes.ARRAY(type_rules.common_type(types)).not_null(),
+    "map": lambda types: DataTypes.MAP(type_rules.common_type(types[0::2]),
+                                       type_rules.common_type(types[1::2])).not_null(),
+    "cardinality": returns(INT), "element": _element, "item": _item,
+    "array_contains": returns(BOOLEAN),
+}
+
+_AGGREGATE = ["sum", "sum0", "count", "avg", "min", "max", "stddev_pop", "stddev_samp",
+              "var_pop", "var_samp", "collect", "first_value", "last_value", "listagg"]
+
+_WINDOW = {
+    "row_number": returns(BIGINT, "never"), "rank": returns(BIGINT, "never"),
+    "dense_rank": returns(BIGINT, "never"),
+}
+
+
+def _case_type(types: List[DataType]) -> DataType:
+    """CASE WHEN c1 THEN v1 ... ELSE e: arguments are c1, v1, c2, v2, ..., e."""
+    values = types[1::2] + [types[-1]] if len(types) % 2 else types[1::2]
+    result = type_rules.common_type(values)
+    return result.nullable() if len(types) % 2 == 0 else result
+
+
+FUNCTIONS: Dict[str, Function] = {
+    **{name: Function(name, rule) for name, rule in _SCALAR.items()},
+    **{name: Function(name, aggregate(name), "aggregate") for name in _AGGREGATE},
+    **{name: Function(name, rule, "window") for name, rule in _WINDOW.items()},
+}
+
+# Flink SQL's names for functions whose Table API name differs.
+SQL_NAMES = {
+    "upper": "upper", "lower": "lower", "initcap": "init_cap", "char_length": "char_length",
+    "character_length": "char_length", "substr": "substring", "stddev": "stddev_samp",
+    "variance": "var_samp", "var": "var_samp", "ceiling": "ceil", "power": "power",
+    "pow": "power", "trunc": "truncate", "localtimestamp": "local_timestamp",
+    "localtime": "local_time", "dayofmonth": "dayofmonth", "ifnull": "coalesce",
+}
+
+
+def lookup(name: str) -> Optional[Function]:
+    """The built-in function of this name (Table API or SQL spelling, any case), or None."""
+    key = name.lower()
+    return FUNCTIONS.get(SQL_NAMES.get(key, key))

@@ -1,0 +1,227 @@
+"""Relational nodes: what a Table is, as a frozen tree (the Table half of the job graph).
+
+``Table`` methods and Flink SQL build these; each node carries the ``schema`` of its result,
+derived and checked when it was built (``pystream.relational.build``), so an unknown column
+fails at the call that named it, as in PyFlink. Expressions inside nodes are resolved against
+the input's schema. The compiler has one translation per node type.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, Optional, Tuple
+
+from pystream.relational.expressions import Expr, Ordering
+from pystream.relational.schema import Schema
+
+__all__ = ["Rel", "Values", "ConnectorScan", "StreamScan", "Project", "Filter", "Aggregate",
+           "Join", "SetOp", "Sort", "Distinct", "GroupWindow", "WindowAggregate", "OverWindow",
+           "Over", "walk"]
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Rel:
+    """A relational node; equality is identity, ``schema`` is its result's fields."""
+
+    schema: Schema
+
+    @property
+    def inputs(self) -> Tuple["Rel", ...]:
+        return ()
+
+
+# -- sources ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Values(Rel):
+    """Rows given by the program (``from_elements``, ``from_pandas``, SQL ``VALUES``)."""
+
+    rows: Tuple[tuple, ...] = field(repr=False)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class ConnectorScan(Rel):
+    """A table of a connector (``'connector' = 'datagen'``, filesystem, kafka, ...).
+
+    ``physical`` are the connector's own fields (the schema less computed columns);
+    ``computed`` the computed columns, by name; ``watermark`` the rowtime field and its
+    watermark expression.
+    """
+
+    name: str
+    options: Dict[str, str] = field(hash=False)
+    physical: Schema
+    computed: Tuple[Tuple[str, Expr], ...] = ()
+    watermark: Optional[Tuple[str, Expr]] = None
+    primary_key: Tuple[str, ...] = ()
+    partition_keys: Tuple[str, ...] = ()
+    bounded: bool = True
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class StreamScan(Rel):
+    """A DataStream as a table (``from_data_stream``); ``changelog`` for a changelog stream."""
+
+    stream: Any
+    columns: Tuple[Tuple[str, Expr], ...] = ()
+    watermark: Optional[Tuple[str, Expr]] = None
+    changelog: bool = False
+
+
+# -- operators -------------------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Project(Rel):
+    """One output field per expression (``select``, ``add_columns``, renames...)."""
+
+    input: Rel
+    exprs: Tuple[Expr, ...]
+
+    @property
+    def inputs(self):
+        return (self.input,)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Filter(Rel):
+    input: Rel
+    condition: Expr
+
+    @property
+    def inputs(self):
+        return (self.input,)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Aggregate(Rel):
+    """GROUP BY ``keys``: one row per key with the ``aggregates`` (named ``Call``s)."""
+
+    input: Rel
+    keys: Tuple[Expr, ...]
+    aggregates: Tuple[Expr, ...]
+
+    @property
+    def inputs(self):
+        return (self.input,)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Join(Rel):
+    """``kind``: inner, left, right, full, semi, anti; ``condition`` over both inputs."""
+
+    left: Rel
+    right: Rel
+    kind: str
+    condition: Optional[Expr] = None
+
+    @property
+    def inputs(self):
+        return (self.left, self.right)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class SetOp(Rel):
+    """``kind``: union, intersect, minus; ``all`` keeps duplicates."""
+
+    left: Rel
+    right: Rel
+    kind: str
+    all: bool
+
+    @property
+    def inputs(self):
+        return (self.left, self.right)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Sort(Rel):
+    """ORDER BY ``keys`` then OFFSET / FETCH (``keys`` may be empty for a plain LIMIT)."""
+
+    input: Rel
+    keys: Tuple[Ordering, ...] = ()
+    offset: int = 0
+    fetch: Optional[int] = None
+
+    @property
+    def inputs(self):
+        return (self.input,)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Distinct(Rel):
+    input: Rel
+
+    @property
+    def inputs(self):
+        return (self.input,)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class GroupWindow:
+    """A group window: ``kind`` tumble, slide (hop), session or cumulate, on ``time_field``.
+
+    Sizes are in milliseconds (time windows) or rows (count windows, ``rows=True``).
+    """
+
+    kind: str
+    time_field: str
+    alias: Optional[str] = None
+    size: Optional[int] = None
+    slide: Optional[int] = None
+    gap: Optional[int] = None
+    rows: bool = False
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class WindowAggregate(Rel):
+    """Aggregates per window and key; ``properties`` are the window's start/end/rowtime fields
+    (named ``Call('window_start', ...)`` and so on), placed after the keys and aggregates."""
+
+    input: Rel
+    window: GroupWindow
+    keys: Tuple[Expr, ...]
+    aggregates: Tuple[Expr, ...]
+    properties: Tuple[Expr, ...] = ()
+
+    @property
+    def inputs(self):
+        return (self.input,)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class OverWindow:
+    """``PARTITION BY`` / ``ORDER BY`` and a frame: ``preceding`` rows or milliseconds
+    (None: unbounded), ``following`` likewise (0: current row)."""
+
+    partition_by: Tuple[Expr, ...] = ()
+    order_by: Tuple[Ordering, ...] = ()
+    rows: bool = True
+    preceding: Optional[int] = None
+    following: Optional[int] = 0
+    alias: Optional[str] = None
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Over(Rel):
+    """The input's fields followed by aggregates over windows (``OverCall`` expressions)."""
+
+    input: Rel
+    aggregates: Tuple[Expr, ...]
+
+    @property
+    def inputs(self):
+        return (self.input,)
+
+
+def walk(root: Rel):
+    """``root`` and every node it reads, inputs first, each once."""
+    seen = set()
+
+    def visit(node):
+        if id(node) in seen:
+            return
+        seen.add(id(node))
+        for child in node.inputs:
+            yield from visit(child)
+        yield node
+
+    yield from visit(root)

@@ -1,0 +1,241 @@
+"""Flink SQL statements: ``execute_sql`` runs one, ``query`` gives a SELECT's relational tree.
+
+One function per statement kind in ``HANDLERS`` (keyed by the sqlglot node class); each returns
+the ``TableResult`` PyFlink returns for that statement (``OK`` for DDL, a table for SHOW and
+DESCRIBE, the rows of a query, ``-1`` per sink for an INSERT).
+"""
+from __future__ import annotations
+
+from typing import Callable, Dict, List, Tuple
+
+from sqlglot import exp
+
+from pystream.errors import UnsupportedFeatureError
+from pystream.relational import build
+from pystream.relational import expressions as ex
+from pystream.relational import operations as ops
+from pystream.sql import translate
+from pystream.sql.parse import parse_statement
+from pystream.sql.types import data_type_from_sql
+from pystream.table.catalog import CatalogTable, CatalogView
+from pystream.table.result_kind import ResultKind
+from pystream.table.schema import Schema as DeclaredSchema
+from pystream.table.table_result import TableResult
+from pystream.table.types import DataTypes
+from pystream.util.exceptions import ValidationException
+
+__all__ = ["execute", "query", "insert_plan", "HANDLERS"]
+
+QUERIES = (exp.Select, exp.Union, exp.Intersect, exp.Except, exp.Values, exp.Subquery)
+
+
+def query(t_env, sql: str) -> ops.Rel:
+    node = parse_statement(sql)
+    if not isinstance(node, QUERIES):
+        raise ValidationException("Only queries (SELECT, VALUES, set operations) can be given "
+                                  "to sql_query; use execute_sql for: %s" % sql.strip()[:60])
+    return translate.query_to_rel(t_env, node)
+
+
+def execute(t_env, sql: str) -> TableResult:
+    node = parse_statement(sql)
+    for cls, handler in HANDLERS.items():
+        if isinstance(node, cls):
+            return handler(t_env, node)
+    name = type(node).__name__
+    handler = NAMED_HANDLERS.get(name)
+    if handler is None:
+        raise UnsupportedFeatureError("the SQL statement %s" % (sql.strip().split()[0].upper()))
+    return handler(t_env, node)
+
+
+def ok() -> TableResult:
+    return TableResult.of_rows(["result"], [DataTypes.STRING()], [("OK",)],
+                               kind=ResultKind.SUCCESS)
+
+
+def _query(t_env, node) -> TableResult:
+    return t_env._execute_query(translate.query_to_rel(t_env, node))
+
+
+def insert_plan(t_env, sql: str) -> Tuple[ops.Rel, str, bool]:
+    node = parse_statement(sql)
+    if not isinstance(node, exp.Insert):
+        raise ValidationException("Only INSERT statements can be added to a statement set.")
+    return _insert_parts(t_env, node)
+
+
+def _insert_parts(t_env, node: exp.Insert) -> Tuple[ops.Rel, str, bool]:
+    target = node.this
+    columns = None
+    if isinstance(target, exp.Schema):
+        columns = [c.name for c in target.expressions]
+        target = target.this
+    name = ".".join(p.name for p in target.parts) if isinstance(target, exp.Table) else \
+        target.sql()
+    rel = translate.query_to_rel(t_env, node.expression)
+    if columns is not None:
+        rel = _reorder_for_columns(t_env, rel, name, columns)
+    return rel, name, bool(node.args.get("overwrite"))
+
+
+def _reorder_for_columns(t_env, rel: ops.Rel, target: str, columns: List[str]) -> ops.Rel:
+    sink = t_env._scan(target)
+    if len(columns) != len(rel.schema):
+        raise ValidationException("INSERT column list has %d columns, the query %d." %
+                                  (len(columns), len(rel.schema)))
+    by_name = dict(zip(columns, rel.schema.names))
+    exprs = []
+    for f in sink.schema:
+        if f.name in by_name:
+            exprs.append(ex.Alias(ex.Column(by_name[f.name]), (f.name,)))
+        else:
+            exprs.append(ex.Alias(ex.Cast(ex.Literal(None, DataTypes.NULL()), f.data_type),
+                                  (f.name,)))
+    return build.project(rel, exprs)
+
+
+def _insert(t_env, node: exp.Insert) -> TableResult:
+    rel, target, overwrite = _insert_parts(t_env, node)
+    return t_env._execute_insert(rel, target, overwrite)
+
+
+def _create(t_env, node: exp.Create) -> TableResult:
+    kind = (node.args.get("kind") or "").upper()
+    temporary = _has_property(node, exp.TemporaryProperty) or bool(node.args.get("temporary"))
+    exists = bool(node.args.get("exists"))
+    if kind == "TABLE":
+        target = node.this
+        name = _table_name(target.this if isinstance(target, exp.Schema) else target)
+        if node.expression is not None:  # CREATE TABLE ... AS SELECT
+            raise UnsupportedFeatureError("CREATE TABLE ... AS SELECT")
+        entry = CatalogTable(_declared_schema(target), _with_options(node),
+                             _partition_keys(node), None)
+        t_env._catalogs.create(name, entry, temporary=temporary, if_not_exists=exists)
+        return ok()
+    if kind == "VIEW":
+        target = node.this
+        name = _table_name(target.this if isinstance(target, exp.Schema) else target)
+        rel = translate.query_to_rel(t_env, node.expression)
+        if isinstance(target, exp.Schema):
+            rel = build.rename_all(rel, [c.name for c in target.expressions])
+        t_env._catalogs.create(name, CatalogView(rel, node.expression.sql()),
+                               temporary=temporary, if_not_exists=exists)
+        return ok()
+    if kind in ("DATABASE", "SCHEMA"):
+        t_env._catalogs.create_database(_table_name(node.this), if_not_exists=exists)
+        return ok()
+    raise UnsupportedFeatureError("CREATE %s" % kind)
+
+
+def _drop(t_env, node: exp.Drop) -> TableResult:
+    kind = (node.args.get("kind") or "").upper()
+    exists = bool(node.args.get("exists"))
+    temporary = bool(node.args.get("temporary"))
+    if kind in ("TABLE", "VIEW"):
+        t_env._catalogs.drop(_table_name(node.this), temporary=temporary, if_exists=exists,
+                             view=(kind == "VIEW"))
+        return ok()
+    if kind in ("DATABASE", "SCHEMA"):
+        t_env._catalogs.drop_database(_table_name(node.this), if_exists=exists,
+                                      cascade=bool(node.args.get("cascade")))
+        return ok()
+    raise UnsupportedFeatureError("DROP %s" % kind)
+
+
+def _use(t_env, node: exp.Use) -> TableResult:
+    kind = (node.args.get("kind").name if node.args.get("kind") is not None else "").upper()
+    name = _table_name(node.this)
+    if kind == "CATALOG":
+        t_env.use_catalog(name)
+    else:
+        t_env.use_database(name)
+    return ok()
+
+
+def _set(t_env, node: exp.Set) -> TableResult:
+    items = node.expressions
+    if not items:  # SET: list the options
+        rows = sorted(t_env.get_config().to_map().items())
+        return TableResult.of_rows(["key", "value"], [DataTypes.STRING()] * 2, rows)
+    for item in items:
+        assignment = item.this
+        key = assignment.this.name if hasattr(assignment.this, "name") else str(assignment.this)
+        value = assignment.expression.name
+        t_env.get_config().set(key, value)
+    return ok()
+
+
+def _describe(t_env, node: exp.Describe) -> TableResult:
+    rel = t_env._scan(_table_name(node.this))
+    rows = []
+    for f in rel.schema:
+        t = f.data_type
+        rows.append((f.name, f.summary().replace(" NOT NULL", ""), t.is_nullable, None, None, None))
+    types = [DataTypes.STRING(), DataTypes.STRING(), DataTypes.BOOLEAN(), DataTypes.STRING(),
+             DataTypes.STRING(), DataTypes.STRING()]
+    return TableResult.of_rows(["name", "type", "null", "key", "extras", "watermark"], types,
+                               rows)
+
+
+def _table_name(node) -> str:
+    if isinstance(node, exp.Table):
+        return ".".join(p.name for p in node.parts)
+    if isinstance(node, exp.Identifier):
+        return node.name
+    return node.name if hasattr(node, "name") else str(node)
+
+
+def _has_property(node: exp.Create, cls) -> bool:
+    props = node.args.get("properties")
+    return props is not None and any(isinstance(p, cls) for p in props.expressions)
+
+
+def _with_options(node: exp.Create) -> Dict[str, str]:
+    props = node.args.get("properties")
+    options = {}
+    for p in (props.expressions if props is not None else []):
+        if isinstance(p, exp.Property):
+            key = p.name if not isinstance(p.this, exp.Literal) else p.this.name
+            options[key] = p.args["value"].name
+    return options
+
+
+def _partition_keys(node: exp.Create) -> Tuple[str, ...]:
+    props = node.args.get("properties")
+    for p in (props.expressions if props is not None else []):
+        if isinstance(p, exp.PartitionedByProperty):
+            schema = p.this
+            return tuple(c.name for c in getattr(schema, "expressions", []))
+    return ()
+
+
+def _declared_schema(target) -> DeclaredSchema:
+    builder = DeclaredSchema.new_builder()
+    for column in target.expressions if isinstance(target, exp.Schema) else []:
+        if isinstance(column, exp.ColumnDef):
+            computed = next((c for c in column.constraints
+                             if isinstance(c.kind, exp.ComputedColumnConstraint)), None)
+            if computed is not None:
+                builder.column_by_expression(column.name, computed.kind.this.sql())
+                continue
+            builder.column(column.name, data_type_from_sql(column.args["kind"]))
+        elif isinstance(column, exp.PrimaryKey):
+            builder.primary_key(*[c.name for c in column.expressions])
+        elif type(column).__name__ == "WatermarkColumnConstraint":
+            builder.watermark(column.this.name, column.expression.sql())
+    return builder.build()
+
+
+HANDLERS: Dict[type, Callable] = {
+    exp.Insert: _insert,
+    exp.Create: _create,
+    exp.Drop: _drop,
+    exp.Use: _use,
+    exp.Set: _set,
+    exp.Describe: _describe,
+    QUERIES: _query,
+}
+
+# Statement nodes of the Flink dialect (pystream.sql.dialect), by class name.
+NAMED_HANDLERS: Dict[str, Callable] = {}

@@ -1,0 +1,517 @@
+"""Flink SQL queries (sqlglot trees of the Flink dialect) -> relational nodes.
+
+The translation builds through ``pystream.relational.build``, as the Table API does, so a
+query and the Table program that says the same thing give the same tree. Names are resolved
+in a ``Scope``: the visible (qualifier, name) pairs of the FROM clause and the unique field
+each one is (a join renames a right-hand ``id`` that clashes to ``id0``, as Calcite does).
+"""
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Dict, List, Optional, Tuple
+
+from sqlglot import exp
+
+from pystream.errors import UnsupportedFeatureError
+from pystream.relational import build, functions
+from pystream.relational import expressions as ex
+from pystream.relational import operations as ops
+from pystream.relational.resolve import aggregate_calls, output_name
+from pystream.relational.schema import Schema
+from pystream.sql.parse import parse_expression
+from pystream.sql.types import data_type_from_sql
+from pystream.table import type_rules
+from pystream.table.types import DataTypes
+from pystream.util.exceptions import ValidationException
+
+__all__ = ["Scope", "query_to_rel", "expression_from_sql", "to_expr"]
+
+
+@dataclass
+class Scope:
+    """The fields a query block can name: (qualifier, visible name, field of ``rel``)."""
+
+    rel: ops.Rel
+    columns: List[Tuple[Optional[str], str, str]]
+
+    @staticmethod
+    def of(rel: ops.Rel, qualifier: Optional[str]) -> "Scope":
+        return Scope(rel, [(qualifier, n, n) for n in rel.schema.names])
+
+    def resolve(self, qualifier: Optional[str], name: str) -> str:
+        matches = [field for q, n, field in self.columns
+                   if n.lower() == name.lower() and (qualifier is None
+                                                     or (q or "").lower() == qualifier.lower())]
+        if len(matches) == 1:
+            return matches[0]
+        where = "%s.%s" % (qualifier, name) if qualifier else name
+        if not matches:
+            known = ", ".join(sorted({n for _, n, _ in self.columns}))
+            raise ValidationException(
+                "Column '%s' not found in any table. Available columns: [%s]." % (where, known))
+        raise ValidationException("Column '%s' is ambiguous." % where)
+
+    def visible(self, qualifier: Optional[str] = None) -> List[Tuple[str, str]]:
+        return [(n, field) for q, n, field in self.columns
+                if qualifier is None or (q or "").lower() == qualifier.lower()]
+
+
+def expression_from_sql(text: str) -> ex.Expr:
+    """An expression in Flink SQL over unqualified field names (``call_sql``, computed
+    columns, string arguments of Table methods)."""
+    return to_expr(parse_expression(text), None)
+
+
+def query_to_rel(t_env, node: exp.Expression, ctes: Optional[Dict[str, ops.Rel]] = None
+                 ) -> ops.Rel:
+    """The relational tree of a query (SELECT, set operation, VALUES, WITH)."""
+    ctes = dict(ctes or {})
+    with_ = node.args.get("with_") or node.args.get("with")
+    if with_ is not None:
+        for cte in with_.expressions:
+            ctes[cte.alias_or_name.lower()] = query_to_rel(t_env, cte.this, ctes)
+    if isinstance(node, exp.Subquery):
+        return query_to_rel(t_env, node.this, ctes)
+    if isinstance(node, (exp.Union, exp.Intersect, exp.Except)):
+        left = query_to_rel(t_env, node.this, ctes)
+        right = query_to_rel(t_env, node.expression, ctes)
+        kind = {exp.Union: "union", exp.Intersect: "intersect", exp.Except: "minus"}[type(node)]
+        rel = build.set_op(left, right, kind, all=not node.args.get("distinct", True))
+        return _order_and_limit(rel, node, Scope.of(rel, None))
+    if isinstance(node, exp.Values):
+        return _values(node)
+    if isinstance(node, exp.Select):
+        return _select(t_env, node, ctes)
+    raise UnsupportedFeatureError("the SQL construct %s" % type(node).__name__.upper())
+
+
+def _values(node: exp.Values) -> ops.Rel:
+    rows = []
+    for tup in node.expressions:
+        rows.append(tuple(to_expr(e, None) for e in tup.expressions))
+    if not all(isinstance(v, ex.Literal) for r in rows for v in r):
+        raise UnsupportedFeatureError("VALUES with expressions other than literals")
+    width = len(rows[0])
+    types = [type_rules.common_type([r[i].data_type for r in rows]) for i in range(width)]
+    names = node.alias_column_names or ["EXPR$%d" % i for i in range(width)]
+    return ops.Values(schema=Schema.of(names, types),
+                      rows=tuple(tuple(v.value for v in r) for r in rows))
+
+
+def _from(t_env, node: exp.Expression, ctes) -> Scope:
+    """The scope of one FROM item (a table, a sub-query, a join...)."""
+    if isinstance(node, exp.Table):
+        name = node.name
+        qualifier = node.alias or name
+        parts = [p.name for p in node.parts] if hasattr(node, "parts") else [name]
+        key = ".".join(parts)
+        rel = ctes[key.lower()] if key.lower() in ctes else t_env._scan(key)
+        scope = Scope.of(rel, qualifier)
+        aliases = node.args.get("alias")
+        if aliases is not None and aliases.columns:
+            names = [c.name for c in aliases.columns]
+            rel = build.rename_all(rel, names)
+            scope = Scope.of(rel, qualifier)
+        return scope
+    if isinstance(node, exp.Subquery):
+        rel = query_to_rel(t_env, node.this, ctes)
+        alias = node.args.get("alias")
+        if alias is not None and alias.columns:
+            rel = build.rename_all(rel, [c.name for c in alias.columns])
+        return Scope.of(rel, node.alias or None)
+    raise UnsupportedFeatureError("the FROM item %s" % node.sql(dialect="spark")[:60])
+
+
+def _join_scopes(left: Scope, right: Scope, kind: str, condition: Optional[exp.Expression]
+                 ) -> Scope:
+    taken = set(left.rel.schema.names)
+    renames = {}
+    for n in right.rel.schema.names:
+        new, i = n, 0
+        while new in taken:
+            new, i = "%s%d" % (n, i), i + 1
+        renames[n] = new
+        taken.add(new)
+    right_rel = right.rel
+    if any(k != v for k, v in renames.items()):
+        right_rel = build.rename_all(right.rel, [renames[n] for n in right.rel.schema.names])
+    columns = left.columns + [(q, n, renames[f]) for q, n, f in right.columns]
+    scope = Scope(left.rel, columns)
+    predicate = None if condition is None else to_expr(condition, scope)
+    rel = build.join(left.rel, right_rel, kind, predicate)
+    return Scope(rel, columns)
+
+
+JOIN_KINDS = {"": "inner", "INNER": "inner", "LEFT": "left", "RIGHT": "right", "FULL": "full",
+              "CROSS": "inner"}
+
+
+def _select(t_env, node: exp.Select, ctes) -> ops.Rel:
+    from_ = node.args.get("from_") or node.args.get("from")
+    if from_ is None:
+        scope = Scope.of(ops.Values(schema=_one_row_schema(), rows=((0,),)), None)
+        scope.columns = []
+    else:
+        scope = _from(t_env, from_.this, ctes)
+    for join in node.args.get("joins") or []:
+        right = _from(t_env, join.this, ctes)
+        side = (join.side or join.kind or "").upper()
+        if side in ("SEMI", "ANTI"):
+            raise UnsupportedFeatureError("SEMI/ANTI join syntax")
+        scope = _join_scopes(scope, right, JOIN_KINDS.get(side, "inner"), join.args.get("on"))
+    where = node.args.get("where")
+    rel = scope.rel
+    if where is not None:
+        rel = _where(t_env, rel, where.this, scope)
+        scope = Scope(rel, scope.columns)
+    items = _select_items(node, scope)
+    group = node.args.get("group")
+    having = node.args.get("having")
+    exprs = [e for e, _ in items]
+    if group is not None or having is not None or any(aggregate_calls(e) for e in exprs):
+        keys = [to_expr(k, scope) for k in (group.expressions if group is not None else [])]
+        having_expr = to_expr(having.this, scope) if having is not None else None
+        rel = build.aggregate(rel, keys, exprs, sql=True, having=having_expr)
+    else:
+        rel = build.project(rel, exprs, sql=True)
+    if node.args.get("distinct") is not None:
+        rel = build.distinct(rel)
+    return _order_and_limit(rel, node, Scope.of(rel, None), scope)
+
+
+def _one_row_schema() -> Schema:
+    return Schema.of(["__dummy"], [DataTypes.INT().not_null()])
+
+
+def _where(t_env, rel: ops.Rel, condition: exp.Expression, scope: Scope) -> ops.Rel:
+    conjuncts = _conjuncts(condition)
+    plain = [c for c in conjuncts if not _is_subquery_predicate(c)]
+    for c in conjuncts:
+        if _is_subquery_predicate(c):
+            rel = build.filter_(rel, _subquery_predicate(t_env, c, scope))
+    if plain:
+        predicate = to_expr(plain[0], scope)
+        for c in plain[1:]:
+            predicate = ex.Call("and", (predicate, to_expr(c, scope)))
+        rel = build.filter_(rel, predicate)
+    return rel
+
+
+def _conjuncts(node: exp.Expression) -> List[exp.Expression]:
+    if isinstance(node, exp.And):
+        return _conjuncts(node.this) + _conjuncts(node.expression)
+    if isinstance(node, exp.Paren):
+        return _conjuncts(node.this)
+    return [node]
+
+
+def _is_subquery_predicate(node: exp.Expression) -> bool:
+    return (isinstance(node, exp.In) and node.args.get("query") is not None) or \
+        isinstance(node, exp.Exists)
+
+
+def _subquery_predicate(t_env, node: exp.Expression, scope: Scope) -> ex.Expr:
+    if isinstance(node, exp.In):
+        query = node.args["query"]
+        rel = query_to_rel(t_env, query.this if isinstance(query, exp.Subquery) else query)
+        return ex.SubQuery("in", to_expr(node.this, scope), rel)
+    raise UnsupportedFeatureError("EXISTS sub-queries")
+
+
+def _select_items(node: exp.Select, scope: Scope) -> List[Tuple[ex.Expr, str]]:
+    items: List[Tuple[ex.Expr, str]] = []
+    for item in node.expressions:
+        if isinstance(item, exp.Star) or (isinstance(item, exp.Column)
+                                          and isinstance(item.this, exp.Star)):
+            qualifier = item.table if isinstance(item, exp.Column) else None
+            for name, field in scope.visible(qualifier or None):
+                items.append((_named(ex.Column(field), name), name))
+            continue
+        expr = to_expr(item.this if isinstance(item, exp.Alias) else item, scope)
+        if isinstance(item, exp.Alias):
+            name = item.alias
+        elif isinstance(item, exp.Column):
+            name = item.name
+        else:
+            name = output_name(expr, len(items), sql=True)
+        items.append((_named(expr, name), name))
+    return _dedup(items)
+
+
+def _named(expr: ex.Expr, name: str) -> ex.Expr:
+    if isinstance(expr, ex.Column) and expr.name == name:
+        return expr
+    return ex.Alias(expr, (name,))
+
+
+def _dedup(items: List[Tuple[ex.Expr, str]]) -> List[Tuple[ex.Expr, str]]:
+    seen: Dict[str, int] = {}
+    result = []
+    for expr, name in items:
+        new, i = name, 0
+        while new in seen:
+            new, i = "%s%d" % (name, i), i + 1
+        seen[new] = 1
+        if new != name:
+            inner = expr.expr if isinstance(expr, ex.Alias) else expr
+            expr = ex.Alias(inner, (new,))
+        result.append((expr, new))
+    return result
+
+
+def _order_and_limit(rel: ops.Rel, node: exp.Expression, scope: Scope,
+                     input_scope: Optional[Scope] = None) -> ops.Rel:
+    order = node.args.get("order")
+    limit = node.args.get("limit")
+    offset = node.args.get("offset")
+    if order is None and limit is None and offset is None:
+        return rel
+    keys = []
+    for o in (order.expressions if order is not None else []):
+        expr = to_expr(o.this, scope)
+        nulls_first = o.args.get("nulls_first")
+        keys.append(ex.Ordering(expr, not o.args.get("desc"), nulls_first))
+    fetch = _int_literal(limit.expression) if limit is not None else None
+    skip = _int_literal(offset.expression) if offset is not None else 0
+    return build.sort(rel, keys, offset=skip, fetch=fetch)
+
+
+def _int_literal(node: exp.Expression) -> int:
+    if isinstance(node, exp.Literal) and not node.is_string:
+        return int(node.this)
+    raise ValidationException("LIMIT and OFFSET take integer literals, not %s." % node.sql())
+
+
+# -- expressions ------------------------------------------------------------------------------
+
+BINARY = {
+    exp.Add: "plus", exp.Sub: "minus", exp.Mul: "times", exp.Div: "divide", exp.Mod: "mod",
+    exp.EQ: "equals", exp.NEQ: "not_equals", exp.GT: "greater_than",
+    exp.GTE: "greater_than_or_equal", exp.LT: "less_than", exp.LTE: "less_than_or_equal",
+    exp.And: "and", exp.Or: "or", exp.DPipe: "concat", exp.Like: "like",
+    exp.NullSafeEQ: "is_not_distinct_from", exp.NullSafeNEQ: "is_distinct_from",
+}
+
+# sqlglot function classes whose Flink name differs from the class name
+FUNCTION_NAMES = {
+    "length": "char_length", "stddev": "stddev_samp", "variance": "var_samp",
+    "pow": "power", "ceil": "ceil", "initcap": "init_cap", "currenttimestamp":
+    "current_timestamp", "currentdate": "current_date", "currenttime": "current_time",
+    "localtimestamp": "local_timestamp", "groupconcat": "listagg", "stddevsamp": "stddev_samp",
+    "stddevpop": "stddev_pop", "variancepop": "var_pop", "arrayagg": "collect",
+    "firstvalue": "first_value", "lastvalue": "last_value", "rownumber": "row_number",
+    "denserank": "dense_rank", "regexpreplace": "regexp_replace",
+    "regexpextract": "regexp_extract", "dateformat": "date_format", "tobase64": "to_base64",
+    "frombase64": "from_base64", "concatws": "concat_ws", "strposition": "position",
+    "timestampdiff": "timestampdiff", "unixtimestamp": "unix_timestamp",
+    "fromunixtime": "from_unixtime", "sha2": "sha2", "arraycontains": "array_contains",
+    "arraysize": "cardinality", "todate": "to_date", "totimestamp": "to_timestamp",
+    "strtotime": "to_timestamp", "chr": "chr", "char": "chr", "unhex": "unhex",
+}
+
+
+def to_expr(node: exp.Expression, scope: Optional[Scope]) -> ex.Expr:
+    """An expression node from a sqlglot expression, names resolved in ``scope``."""
+    if isinstance(node, exp.Paren):
+        return to_expr(node.this, scope)
+    if isinstance(node, exp.Column):
+        if isinstance(node.this, exp.Star):
+            return ex.Star(node.table or None)
+        name = node.name
+        if scope is None:
+            return ex.Column(name)
+        return ex.Column(scope.resolve(node.table or None, name))
+    if isinstance(node, exp.Star):
+        return ex.Star()
+    if isinstance(node, exp.Literal):
+        return _literal(node)
+    if isinstance(node, exp.Boolean):
+        return ex.Literal(node.this, DataTypes.BOOLEAN().not_null())
+    if isinstance(node, exp.Null):
+        return ex.Literal(None, DataTypes.NULL())
+    if isinstance(node, exp.Alias):
+        return ex.Alias(to_expr(node.this, scope), (node.alias,))
+    for cls, name in BINARY.items():
+        if type(node) is cls:
+            return ex.Call(name, (to_expr(node.this, scope), to_expr(node.expression, scope)))
+    if isinstance(node, exp.Not):
+        inner = node.this
+        if isinstance(inner, exp.Like):
+            return ex.Call("not_like", (to_expr(inner.this, scope),
+                                        to_expr(inner.expression, scope)))
+        if isinstance(inner, exp.Is) and isinstance(inner.expression, exp.Null):
+            return ex.Call("is_not_null", (to_expr(inner.this, scope),))
+        if isinstance(inner, exp.In):
+            return ex.Call("not_in", tuple(to_expr(a, scope) for a in
+                                           [inner.this] + inner.expressions))
+        if isinstance(inner, exp.Between):
+            return ex.Call("not_between", (to_expr(inner.this, scope),
+                                           to_expr(inner.args["low"], scope),
+                                           to_expr(inner.args["high"], scope)))
+        return ex.Call("not", (to_expr(inner, scope),))
+    if isinstance(node, exp.Neg):
+        return ex.Call("negate", (to_expr(node.this, scope),))
+    if isinstance(node, exp.Is):
+        target = node.expression
+        if isinstance(target, exp.Null):
+            return ex.Call("is_null", (to_expr(node.this, scope),))
+        if isinstance(target, exp.Boolean):
+            return ex.Call("is_true" if target.this else "is_false", (to_expr(node.this, scope),))
+    if isinstance(node, exp.Between):
+        return ex.Call("between", (to_expr(node.this, scope), to_expr(node.args["low"], scope),
+                                   to_expr(node.args["high"], scope)))
+    if isinstance(node, exp.In):
+        if node.args.get("query") is not None:
+            raise UnsupportedFeatureError("IN (sub-query) outside a WHERE clause's conjuncts")
+        return ex.Call("in", tuple(to_expr(a, scope) for a in [node.this] + node.expressions))
+    if isinstance(node, exp.Case):
+        args: List[ex.Expr] = []
+        for branch in node.args.get("ifs") or []:
+            args += [to_expr(branch.this, scope), to_expr(branch.args["true"], scope)]
+        default = node.args.get("default")
+        if node.this is not None:  # CASE x WHEN v THEN ...
+            subject = to_expr(node.this, scope)
+            args = [ex.Call("equals", (subject, a)) if i % 2 == 0 else a
+                    for i, a in enumerate(args)]
+        if default is not None:
+            args.append(to_expr(default, scope))
+        return ex.Call("case", tuple(args))
+    if isinstance(node, exp.If):
+        return ex.Call("if", (to_expr(node.this, scope), to_expr(node.args["true"], scope),
+                              to_expr(node.args.get("false") or exp.Null(), scope)))
+    if isinstance(node, (exp.Cast, exp.TryCast)):
+        return ex.Cast(to_expr(node.this, scope), data_type_from_sql(node.to),
+                       safe=isinstance(node, exp.TryCast) and node.args.get("safe", True)
+                       and type(node) is exp.TryCast)
+    if isinstance(node, exp.Interval):
+        return _interval(node)
+    if isinstance(node, exp.Count):
+        arg = node.this
+        distinct = isinstance(arg, exp.Distinct)
+        if distinct:
+            args = tuple(to_expr(a, scope) for a in arg.expressions)
+        elif arg is None or isinstance(arg, exp.Star):
+            args = ()
+        else:
+            args = (to_expr(arg, scope),)
+        return ex.Call("count", args, distinct=distinct)
+    if isinstance(node, exp.Window):
+        return _over(node, scope)
+    if isinstance(node, exp.Bracket):
+        base = to_expr(node.this, scope)
+        index = to_expr(node.expressions[0], scope)
+        return ex.Call("item", (base, index))
+    if isinstance(node, exp.Dot):
+        return ex.Call("get", (to_expr(node.this, scope),
+                               ex.Literal(node.name, DataTypes.STRING())))
+    if isinstance(node, exp.Extract):
+        return ex.Call("extract", (ex.Symbol(node.this.name.upper()),
+                                   to_expr(node.expression, scope)))
+    if isinstance(node, exp.Trim):
+        position = (node.args.get("position") or "BOTH").upper()
+        chars = node.expression
+        return ex.Call("trim", (ex.Symbol(position),
+                                to_expr(chars, scope) if chars is not None
+                                else ex.Literal(" ", DataTypes.CHAR(1).not_null()),
+                                to_expr(node.this, scope)))
+    if isinstance(node, exp.Array):
+        return ex.Call("array", tuple(to_expr(a, scope) for a in node.expressions))
+    if isinstance(node, exp.Anonymous):
+        return _function(node.name, [to_expr(a, scope) for a in node.expressions])
+    if isinstance(node, exp.Func):
+        return _builtin(node, scope)
+    raise UnsupportedFeatureError("the SQL expression %s" % node.sql(dialect="spark")[:60])
+
+
+def _builtin(node: exp.Func, scope: Optional[Scope]) -> ex.Expr:
+    key = type(node).__name__.lower()
+    name = FUNCTION_NAMES.get(key, key)
+    args: List[ex.Expr] = []
+    distinct = False
+    for arg_name in node.arg_types:
+        value = node.args.get(arg_name)
+        if value is None:
+            continue
+        for v in value if isinstance(value, list) else [value]:
+            if isinstance(v, exp.Distinct):
+                distinct = True
+                args.extend(to_expr(a, scope) for a in v.expressions)
+            elif isinstance(v, exp.Expression):
+                args.append(to_expr(v, scope))
+    call = _function(name, args)
+    return ex.Call(call.name, call.args, distinct) if distinct else call
+
+
+def _function(name: str, args: List[ex.Expr]) -> ex.Call:
+    function = functions.lookup(name)
+    if function is None:
+        raise ValidationException(
+            "No match found for function signature %s(%s)." % (
+                name.upper(), ", ".join("<ARG>" for _ in args)))
+    return ex.Call(function.name, tuple(args))
+
+
+def _literal(node: exp.Literal) -> ex.Literal:
+    if node.is_string:
+        return ex.Literal(node.this, DataTypes.CHAR(len(node.this)).not_null())
+    text = node.this
+    return ex.Literal(_number(text), type_rules.sql_literal_type(text))
+
+
+def _number(text: str):
+    if "e" in text.lower():
+        return float(text)
+    if "." in text:
+        return Decimal(text)
+    return int(text)
+
+
+UNIT_MILLIS = {"SECOND": 1000, "MINUTE": 60_000, "HOUR": 3_600_000, "DAY": 86_400_000,
+               "MILLISECOND": 1, "WEEK": 7 * 86_400_000}
+UNIT_MONTHS = {"MONTH": 1, "YEAR": 12, "QUARTER": 3}
+
+
+def _interval(node: exp.Interval) -> ex.Literal:
+    unit = (node.unit.name if node.unit is not None else "SECOND").upper().rstrip("S")
+    text = node.this.name if isinstance(node.this, exp.Literal) else node.this.sql()
+    amount = float(text) if "." in text else int(text)
+    if unit in UNIT_MONTHS:
+        return ex.Literal(int(amount) * UNIT_MONTHS[unit],
+                          DataTypes.INTERVAL(DataTypes.MONTH()).not_null())
+    if unit not in UNIT_MILLIS:
+        raise UnsupportedFeatureError("INTERVAL ... %s" % unit)
+    value = datetime.timedelta(milliseconds=amount * UNIT_MILLIS[unit])
+    return ex.Literal(value, DataTypes.INTERVAL(DataTypes.SECOND(3)).not_null())
+
+
+def _over(node: exp.Window, scope: Optional[Scope]) -> ex.Expr:
+    agg = to_expr(node.this, scope)
+    partition = tuple(to_expr(p, scope) for p in node.args.get("partition_by") or [])
+    order = node.args.get("order")
+    orderings = tuple(ex.Ordering(to_expr(o.this, scope), not o.args.get("desc"),
+                                  o.args.get("nulls_first"))
+                      for o in (order.expressions if order is not None else []))
+    spec = node.args.get("spec")
+    rows, preceding, following = False, None, 0
+    if spec is not None:
+        rows = (spec.args.get("kind") or "").upper() == "ROWS"
+        preceding = _frame_bound(spec.args.get("start"), rows)
+        following = _frame_bound(spec.args.get("end"), rows) or 0
+    window = ops.OverWindow(partition_by=partition, order_by=orderings, rows=rows,
+                            preceding=preceding, following=following)
+    return ex.OverCall(agg, window)
+
+
+def _frame_bound(bound, rows: bool):
+    if bound is None or (isinstance(bound, str) and bound.upper() == "UNBOUNDED"):
+        return None
+    if isinstance(bound, str) and bound.upper() == "CURRENT ROW":
+        return 0
+    if isinstance(bound, exp.Literal):
+        return int(bound.this)
+    if isinstance(bound, exp.Interval):
+        literal = _interval(bound)
+        return int(literal.value / datetime.timedelta(milliseconds=1))
+    return None

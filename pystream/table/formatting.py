@@ -1,0 +1,165 @@
+"""Values and rows as Flink prints them: ``TableResult.print()``'s tableau and the ``print``
+connector's ``+I[...]`` lines. Java's number formatting, SQL timestamps, ``<NULL>``."""
+from __future__ import annotations
+
+import datetime
+import math
+import struct
+import unicodedata
+from decimal import Decimal
+from typing import Iterable, List
+
+from pystream.table import types as T
+
+__all__ = ["flink_string", "tableau_lines", "changelog_line", "java_double", "java_float"]
+
+NULL = "<NULL>"
+MAX_COLUMN_WIDTH = 30
+
+
+def java_double(x: float) -> str:
+    """Java's ``Double.toString``: ``1.0``, ``1.0E10``, ``1.0E-4``, ``NaN``, ``Infinity``."""
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == 0:
+        return "-0.0" if math.copysign(1, x) < 0 else "0.0"
+    sign, digits, exponent = Decimal(repr(x)).normalize().as_tuple()
+    text = "".join(map(str, digits))
+    point = len(text) + exponent  # digits before the decimal point
+    if 1e-3 <= abs(x) < 1e7:
+        if point <= 0:
+            body = "0." + "0" * -point + text
+        elif point >= len(text):
+            body = text + "0" * (point - len(text)) + ".0"
+        else:
+            body = text[:point] + "." + text[point:]
+    else:
+        body = "%s.%sE%d" % (text[0], text[1:] or "0", point - 1)
+    return ("-" if sign else "") + body
+
+
+def java_float(x: float) -> str:
+    """Java's ``Float.toString`` of a 32-bit float (the shortest digits that round-trip)."""
+    f32 = struct.unpack("f", struct.pack("f", x))[0]
+    for digits in range(1, 10):
+        text = "%.*g" % (digits, f32)
+        if struct.unpack("f", struct.pack("f", float(text)))[0] == f32:
+            return java_double(float(text))
+    return java_double(f32)
+
+
+def _fraction(value, precision: int) -> str:
+    if precision <= 0:
+        return ""
+    micros = "%06d" % value.microsecond
+    nanos = micros + "000"
+    return "." + nanos[:precision]
+
+
+def flink_string(value, data_type: T.DataType, null: str = NULL) -> str:
+    """A value as Flink's CAST(... AS STRING) writes it (used by tableau and print lines)."""
+    if value is None:
+        return null
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(data_type, T.FloatType):
+        return java_float(value)
+    if isinstance(value, float):
+        return java_double(value)
+    if isinstance(value, Decimal):
+        return format(value, "f")
+    if isinstance(value, datetime.datetime):
+        precision = getattr(data_type, "precision", 6)
+        text = value.strftime("%Y-%m-%d %H:%M:%S") + _fraction(value, precision)
+        return text
+    if isinstance(value, datetime.time):
+        precision = getattr(data_type, "precision", 0)
+        return value.strftime("%H:%M:%S") + _fraction(value, precision)
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    if isinstance(value, (bytes, bytearray)):
+        return "x'%s'" % bytes(value).hex()
+    if isinstance(value, dict):
+        key_type = getattr(data_type, "key_type", None)
+        value_type = getattr(data_type, "value_type", None)
+        return "{%s}" % ", ".join("%s=%s" % (flink_string(k, key_type, "null"),
+                                             flink_string(v, value_type, "null"))
+                                  for k, v in value.items())
+    if isinstance(value, (list, tuple)) and not hasattr(value, "get_row_kind"):
+        element = getattr(data_type, "element_type", None)
+        return "[%s]" % ", ".join(flink_string(v, element, "null") for v in value)
+    if hasattr(value, "get_row_kind"):  # a Row
+        fields = getattr(data_type, "fields", None) or []
+        types = [f.data_type for f in fields] or [None] * len(value)
+        return "(%s)" % ", ".join(flink_string(v, t, "null") for v, t in zip(value, types))
+    return str(value)
+
+
+def changelog_line(row, types: List[T.DataType]) -> str:
+    """A row as the print connector writes it: ``+I[1, Hi]``."""
+    return "%s[%s]" % (row.get_row_kind(),
+                       ", ".join(flink_string(v, t, "null") for v, t in zip(row, types)))
+
+
+def _display_width(text: str) -> int:
+    return len(text) + sum(1 for ch in text if unicodedata.east_asian_width(ch) in "FW")
+
+
+def _width_by_type(name: str, t: T.DataType) -> int:
+    widths = {T.TinyIntType: 4, T.SmallIntType: 6, T.IntType: 11, T.BigIntType: 20,
+              T.BooleanType: 5, T.DateType: 10}
+    if type(t) in widths:
+        width = widths[type(t)]
+    elif isinstance(t, T.DecimalType):
+        width = t.precision + 2
+    elif isinstance(t, T.TimeType):
+        width = 8 if t.precision == 0 else t.precision + 9
+    elif isinstance(t, (T.TimestampType, T.LocalZonedTimestampType)):
+        p = t.precision
+        width = 19 if p == 0 else 23 if p <= 3 else 26 if p <= 6 else 29
+    else:
+        width = MAX_COLUMN_WIDTH
+    return max(len(name), width, len(NULL))
+
+
+def _cell(text: str, width: int) -> str:
+    shown = _display_width(text)
+    if shown <= width:
+        return " " * (width - shown) + text
+    cut, used = [], 0
+    for ch in text:
+        used += _display_width(ch)
+        if used > width - 3:
+            break
+        cut.append(ch)
+    return "".join(cut).rjust(width - 3) + "..."
+
+
+def tableau_lines(schema, rows: Iterable, streaming: bool) -> List[str]:
+    """PyFlink's ``TableResult.print()``: widths by content in BATCH mode, by type (and an
+    ``op`` column) in STREAMING mode; ``Empty set`` when there are no rows."""
+    rows = list(rows)
+    if not rows:
+        return ["Empty set"]
+    names = schema.get_field_names()
+    types = schema.get_field_data_types()
+    content = [[flink_string(v, t) for v, t in zip(row, types)] for row in rows]
+    if streaming:
+        names = ["op"] + names
+        content = [[str(row.get_row_kind())] + cells for row, cells in zip(rows, content)]
+        widths = [2] + [_width_by_type(n, t) for n, t in zip(names[1:], types)]
+    else:
+        widths = [len(n) for n in names]
+        for cells in content:
+            widths = [max(w, _display_width(c)) for w, c in zip(widths, cells)]
+        widths = [min(w, MAX_COLUMN_WIDTH) for w in widths]
+    border = "+" + "".join("-" * (w + 2) + "+" for w in widths)
+
+    def line(cells):
+        return "|" + "".join(" %s |" % _cell(c, w) for c, w in zip(cells, widths))
+
+    out = [border, line(names), border] + [line(c) for c in content] + [border]
+    out.append("%d %s in set" % (len(rows), "rows" if len(rows) > 1 else "row"))
+    return out

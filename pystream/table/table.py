@@ -1,0 +1,288 @@
+"""``Table``: a relational query, as in PyFlink's ``pyflink.table.Table``.
+
+Each method returns a new Table over a bigger relational tree (``pystream.relational``); nothing
+runs until ``execute()``, ``execute_insert()`` or ``to_pandas()``.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, List, Optional, Union
+
+from pystream.relational import build
+from pystream.relational import expressions as ex
+from pystream.relational import operations as ops
+from pystream.relational.resolve import output_name
+from pystream.table.expression import Expression, to_node
+from pystream.table.table_schema import TableSchema
+from pystream.table.window import GroupWindow, OverWindow
+from pystream.util.exceptions import ValidationException
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pystream.table.table_environment import TableEnvironment
+    from pystream.table.table_result import TableResult
+
+__all__ = ["Table", "GroupedTable", "GroupWindowedTable", "WindowGroupedTable",
+           "OverWindowedTable"]
+
+
+def _nodes(fields) -> List[ex.Expr]:
+    """Expression nodes of select-like arguments (Expressions, or strings of SQL expressions)."""
+    result = []
+    for f in fields:
+        if isinstance(f, str):
+            from pystream.table.expressions import call_sql  # parses SQL: only when used
+
+            result.extend(_split_select_string(f, call_sql))
+        else:
+            result.append(to_node(f))
+    return result
+
+
+def _split_select_string(text: str, call_sql) -> List[ex.Expr]:
+    return [call_sql(part)._node for part in _top_level_commas(text)]
+
+
+def _top_level_commas(text: str) -> List[str]:
+    parts, depth, current, quoted = [], 0, [], False
+    for ch in text:
+        if ch == "'":
+            quoted = not quoted
+        elif not quoted and ch == "(":
+            depth += 1
+        elif not quoted and ch == ")":
+            depth -= 1
+        elif not quoted and ch == "," and depth == 0:
+            parts.append("".join(current).strip())
+            current = []
+            continue
+        current.append(ch)
+    parts.append("".join(current).strip())
+    return [p for p in parts if p]
+
+
+class Table:
+    """A table: the result of relational operations on sources, computed lazily."""
+
+    def __init__(self, rel: ops.Rel, t_env: "TableEnvironment"):
+        self._rel = rel
+        self._t_env = t_env
+
+    def _with(self, rel: ops.Rel) -> "Table":
+        return Table(rel, self._t_env)
+
+    # projection and filtering
+    def select(self, *fields: Union[Expression, str]) -> "Table":
+        """Selects fields and expressions (aggregates without group_by aggregate all rows)."""
+        return self._with(build.project(self._rel, _nodes(fields)))
+
+    def where(self, predicate: Union[Expression, str]) -> "Table":
+        """Keeps the rows for which ``predicate`` is true."""
+        return self._with(build.filter_(self._rel, _nodes([predicate])[0]))
+
+    filter = where
+
+    def add_columns(self, *fields: Union[Expression, str]) -> "Table":
+        return self._with(build.add_columns(self._rel, _nodes(fields), replace_existing=False))
+
+    def add_or_replace_columns(self, *fields: Union[Expression, str]) -> "Table":
+        return self._with(build.add_columns(self._rel, _nodes(fields), replace_existing=True))
+
+    def rename_columns(self, *fields: Union[Expression, str]) -> "Table":
+        """Renames fields: ``rename_columns(col('a').alias('x'))``."""
+        renames = {}
+        for node in _nodes(fields):
+            if not (isinstance(node, ex.Alias) and isinstance(node.expr, ex.Column)):
+                raise ValidationException("rename_columns expects field.alias(name), not %s" %
+                                          node)
+            self._rel.schema.field(node.expr.name)
+            renames[node.expr.name] = node.names[0]
+        names = [renames.get(n, n) for n in self._rel.schema.names]
+        return self._with(build.rename_all(self._rel, names))
+
+    def drop_columns(self, *fields: Union[Expression, str]) -> "Table":
+        names = []
+        for node in _nodes(fields):
+            if not isinstance(node, ex.Column):
+                raise ValidationException("drop_columns expects field references, not %s" % node)
+            names.append(node.name)
+        return self._with(build.drop(self._rel, names))
+
+    def alias(self, field: str, *fields: str) -> "Table":
+        """Renames all fields in order: ``alias('a', 'b')``."""
+        names = [to_node(f).name if isinstance(f, Expression) else f for f in (field,) + fields]
+        return self._with(build.rename_all(self._rel, names))
+
+    def distinct(self) -> "Table":
+        return self._with(build.distinct(self._rel))
+
+    # grouping and windows
+    def group_by(self, *fields: Union[Expression, str]) -> "GroupedTable":
+        return GroupedTable(self, _nodes(fields))
+
+    def window(self, window: GroupWindow) -> "GroupWindowedTable":
+        return GroupWindowedTable(self, window)
+
+    def over_window(self, *over_windows: OverWindow) -> "OverWindowedTable":
+        return OverWindowedTable(self, over_windows)
+
+    # joins
+    def join(self, right: "Table", join_predicate: Union[Expression, str] = None) -> "Table":
+        return self._join(right, "inner", join_predicate)
+
+    def left_outer_join(self, right: "Table",
+                        join_predicate: Union[Expression, str] = None) -> "Table":
+        return self._join(right, "left", join_predicate)
+
+    def right_outer_join(self, right: "Table",
+                         join_predicate: Union[Expression, str]) -> "Table":
+        return self._join(right, "right", join_predicate)
+
+    def full_outer_join(self, right: "Table",
+                        join_predicate: Union[Expression, str]) -> "Table":
+        return self._join(right, "full", join_predicate)
+
+    def _join(self, right: "Table", kind: str, predicate) -> "Table":
+        self._check_same_env(right)
+        condition = None if predicate is None else _nodes([predicate])[0]
+        return self._with(build.join(self._rel, right._rel, kind, condition))
+
+    def _check_same_env(self, other: "Table") -> None:
+        if other._t_env is not self._t_env:
+            raise ValidationException("Only tables from the same TableEnvironment can be joined.")
+
+    # sorting and limits
+    def order_by(self, *fields: Union[Expression, str]) -> "Table":
+        return self._with(build.sort(self._rel, _nodes(fields)))
+
+    def offset(self, offset: int) -> "Table":
+        return self._with(build.sort(self._rel, (), offset=offset))
+
+    def fetch(self, fetch: int) -> "Table":
+        return self._with(build.sort(self._rel, (), fetch=fetch))
+
+    def limit(self, fetch: int, offset: int = 0) -> "Table":
+        return self._with(build.sort(self._rel, (), offset=offset, fetch=fetch))
+
+    # set operations
+    def union(self, right: "Table") -> "Table":
+        return self._set_op(right, "union", False)
+
+    def union_all(self, right: "Table") -> "Table":
+        return self._set_op(right, "union", True)
+
+    def intersect(self, right: "Table") -> "Table":
+        return self._set_op(right, "intersect", False)
+
+    def intersect_all(self, right: "Table") -> "Table":
+        return self._set_op(right, "intersect", True)
+
+    def minus(self, right: "Table") -> "Table":
+        return self._set_op(right, "minus", False)
+
+    def minus_all(self, right: "Table") -> "Table":
+        return self._set_op(right, "minus", True)
+
+    def _set_op(self, right: "Table", kind: str, all: bool) -> "Table":
+        self._check_same_env(right)
+        return self._with(build.set_op(self._rel, right._rel, kind, all))
+
+    # schema and plans
+    def get_schema(self) -> TableSchema:
+        return TableSchema.of(self._rel.schema)
+
+    def get_resolved_schema(self) -> TableSchema:
+        return TableSchema.of(self._rel.schema)
+
+    def print_schema(self) -> None:
+        print(self.get_schema().summary())
+
+    def explain(self, *extra_details) -> str:
+        return self._t_env._explain(self._rel)
+
+    # running
+    def execute(self) -> "TableResult":
+        """Runs the query; its rows come from ``collect()`` or ``print()`` of the result."""
+        return self._t_env._execute_query(self._rel)
+
+    def execute_insert(self, table_path_or_descriptor, overwrite: bool = False) -> "TableResult":
+        """Writes the rows into a registered table (or one described by a TableDescriptor)."""
+        return self._t_env._execute_insert(self._rel, table_path_or_descriptor, overwrite)
+
+    def to_pandas(self):
+        """The rows as a pandas DataFrame (the final rows of an updating table)."""
+        return self._t_env._to_pandas(self._rel)
+
+    def __str__(self) -> str:
+        """A name to use inside SQL: ``f"SELECT * FROM {table}"``."""
+        return self._t_env._anonymous_name(self)
+
+    __repr__ = __str__
+
+
+class GroupedTable:
+    """A table grouped by keys: ``select`` aggregates per key."""
+
+    def __init__(self, table: Table, keys: List[ex.Expr]):
+        self._table = table
+        self._keys = keys
+
+    def select(self, *fields: Union[Expression, str]) -> Table:
+        rel = build.aggregate(self._table._rel, self._keys, _nodes(fields))
+        return self._table._with(rel)
+
+    def aggregate(self, func):
+        from pystream.errors import UnsupportedFeatureError
+
+        raise UnsupportedFeatureError("GroupedTable.aggregate with a Python aggregate function "
+                                      "(Python UDAFs: not built yet)")
+
+    flat_aggregate = aggregate
+
+
+class GroupWindowedTable:
+    """A table with a group window: ``group_by`` names the window alias and the keys."""
+
+    def __init__(self, table: Table, window: GroupWindow):
+        self._table = table
+        self._window = window._window
+
+    def group_by(self, *fields: Union[Expression, str]) -> "WindowGroupedTable":
+        keys = _nodes(fields)
+        aliases = [k for k in keys if isinstance(k, ex.Column) and k.name == self._window.alias]
+        if not aliases:
+            raise ValidationException(
+                "A group window must be part of group_by: group_by(col('%s'), ...)."
+                % self._window.alias)
+        return WindowGroupedTable(self._table, self._window, keys)
+
+
+class WindowGroupedTable:
+    def __init__(self, table: Table, window, keys: List[ex.Expr]):
+        self._table = table
+        self._window = window
+        self._keys = keys
+
+    def select(self, *fields: Union[Expression, str]) -> Table:
+        rel = build.window_aggregate(self._table._rel, self._window, self._keys,
+                                     _nodes(fields))
+        return self._table._with(rel)
+
+
+class OverWindowedTable:
+    """A table with over windows: ``select`` may use ``agg.over(col('w'))``."""
+
+    def __init__(self, table: Table, windows):
+        self._table = table
+        self._windows = {w._window.alias: w._window for w in windows}
+
+    def select(self, *fields: Union[Expression, str]) -> Table:
+        rel = self._table._rel
+        exprs = build._expand_all(_nodes(fields), rel.schema)
+        over_rel, rewritten = build.with_over(rel, exprs, self._windows)
+        return self._table._with(build.project(over_rel, [
+            e if isinstance(e, ex.Alias) else ex.Alias(e, (output_name(orig, i),))
+            if not isinstance(orig, ex.Column) else e
+            for i, (e, orig) in enumerate(zip(rewritten, exprs))]))
+
+
+def table_name_of(value: Optional[Union[str, Table]]) -> Optional[str]:
+    return value if value is None or isinstance(value, str) else str(value)

@@ -1,0 +1,431 @@
+"""``TableEnvironment`` and ``StreamTableEnvironment``, as in PyFlink.
+
+A TableEnvironment holds the catalogs, the configuration and the mode; it turns Python data,
+catalog tables and SQL into ``Table``s (relational trees), and runs them through
+``pystream.compiler.table_job`` (the only place that touches Spark).
+"""
+from __future__ import annotations
+
+import itertools
+from typing import Any, Dict, List, Union
+
+from pystream.relational import build
+from pystream.relational import expressions as ex
+from pystream.relational import operations as ops
+from pystream.relational.schema import Field, Schema
+from pystream.table.catalog import CatalogManager, CatalogTable, CatalogView
+from pystream.table.environment_settings import EnvironmentSettings
+from pystream.table.schema import Schema as DeclaredSchema
+from pystream.table.table import Table
+from pystream.table.table_config import TableConfig
+from pystream.table.table_descriptor import TableDescriptor
+from pystream.table.table_result import TableResult
+from pystream.table.types import DataType, DataTypes, RowType, infer_data_type
+from pystream.util.exceptions import ValidationException
+
+__all__ = ["TableEnvironment", "StreamTableEnvironment", "StatementSet"]
+
+_anonymous = itertools.count()
+
+
+class TableEnvironment:
+    """The entry point of the Table API and SQL."""
+
+    def __init__(self, settings: EnvironmentSettings, stream_env=None):
+        self._settings = settings
+        self._config = TableConfig(settings.get_configuration())
+        self._catalogs = CatalogManager(settings.get_built_in_catalog_name(),
+                                        settings.get_built_in_database_name())
+        self._stream_env = stream_env
+        self._anonymous: Dict[str, Table] = {}
+
+    @staticmethod
+    def create(environment_settings=None) -> "TableEnvironment":
+        """A TableEnvironment: ``TableEnvironment.create(EnvironmentSettings.in_batch_mode())``
+        (a ``Configuration`` is accepted as well)."""
+        if environment_settings is None:
+            environment_settings = EnvironmentSettings.in_streaming_mode()
+        elif not isinstance(environment_settings, EnvironmentSettings):  # a Configuration
+            mode = environment_settings.get_string("execution.runtime-mode", "streaming")
+            builder = EnvironmentSettings.new_instance().with_configuration(environment_settings)
+            environment_settings = (builder.in_batch_mode() if mode.lower() == "batch"
+                                    else builder.in_streaming_mode()).build()
+        return TableEnvironment(environment_settings)
+
+    # -- configuration -----------------------------------------------------------------------
+    def get_config(self) -> TableConfig:
+        return self._config
+
+    @property
+    def _streaming(self) -> bool:
+        mode = self._config.get("execution.runtime-mode")
+        if mode:
+            return mode.lower() != "batch"
+        return self._settings.is_streaming_mode()
+
+    # -- tables from data --------------------------------------------------------------------
+    def from_elements(self, elements: List, schema: Union[DataType, List[str]] = None,
+                      verify_schema: bool = True) -> Table:
+        """A table of Python values (tuples, lists, Rows, or single values)."""
+        rows = [_as_tuple(e) for e in elements]
+        if isinstance(schema, RowType):
+            names = schema.field_names()
+            types = schema.field_types()
+        elif isinstance(schema, DataType):
+            names, types = ["f0"], [schema]
+            rows = [(e,) if not isinstance(e, tuple) else e for e in rows]
+        else:
+            if not rows:
+                raise ValidationException("from_elements of no elements needs a schema.")
+            width = len(rows[0])
+            names = list(schema) if schema else ["_%d" % (i + 1) for i in range(width)]
+            types = [_infer_column([r[i] for r in rows if i < len(r)]) for i in range(width)]
+        if verify_schema:
+            for row in rows:
+                if len(row) != len(names):
+                    raise ValidationException("Row %r has %d fields, the schema has %d: [%s]." %
+                                              (row, len(row), len(names), ", ".join(names)))
+        return Table(ops.Values(schema=Schema.of(names, types), rows=tuple(rows)), self)
+
+    def from_pandas(self, pdf, schema: Union[RowType, List[str], List[DataType]] = None,
+                    splits_num: int = 1) -> Table:
+        """A table of a pandas DataFrame's rows."""
+        rows = [tuple(None if _is_nan(v) else _plain(v) for v in r)
+                for r in pdf.itertuples(index=False, name=None)]
+        if isinstance(schema, RowType):
+            return self.from_elements(rows, schema)
+        names = [str(c) for c in pdf.columns]
+        if isinstance(schema, list) and schema and isinstance(schema[0], str):
+            names = schema
+            schema = None
+        if isinstance(schema, list):  # data types
+            row_type = DataTypes.ROW([DataTypes.FIELD(n, t) for n, t in zip(names, schema)])
+            return self.from_elements(rows, row_type)
+        types = [_pandas_type(pdf[c]) for c in pdf.columns]
+        row_type = DataTypes.ROW([DataTypes.FIELD(n, t) for n, t in zip(names, types)])
+        return self.from_elements(rows, row_type)
+
+    def from_path(self, path: str) -> Table:
+        """The table or view registered under ``path``."""
+        return Table(self._scan(path), self)
+
+    def from_descriptor(self, descriptor: TableDescriptor) -> Table:
+        name = "*anonymous_%s$%d*" % (descriptor.get_options().get("connector"),
+                                      next(_anonymous))
+        entry = _catalog_table(descriptor)
+        return Table(self._connector_scan(name, entry), self)
+
+    def sql_query(self, query: str) -> Table:
+        """The Table of a SELECT query in Flink SQL."""
+        from pystream.sql import statements  # the SQL front end, when SQL is used
+
+        return Table(statements.query(self, query), self)
+
+    def execute_sql(self, stmt: str) -> TableResult:
+        """Runs one SQL statement (DDL, DML, SHOW, DESCRIBE, SET, a query...)."""
+        from pystream.sql import statements
+
+        return statements.execute(self, stmt)
+
+    def explain_sql(self, stmt: str, *extra_details) -> str:
+        from pystream.sql import statements
+
+        return self._explain(statements.query(self, stmt))
+
+    def create_statement_set(self) -> "StatementSet":
+        return StatementSet(self)
+
+    # -- catalog -----------------------------------------------------------------------------
+    def create_temporary_view(self, view_path: str, table_or_data_stream, *fields) -> None:
+        """Registers a Table (or a DataStream) under ``view_path``."""
+        if not isinstance(table_or_data_stream, Table):
+            table_or_data_stream = self.from_data_stream(table_or_data_stream, *fields)
+        self._catalogs.create(view_path, CatalogView(table_or_data_stream._rel), temporary=True)
+
+    def create_view(self, view_path: str, table: Table, ignore_if_exists: bool = False) -> None:
+        self._catalogs.create(view_path, CatalogView(table._rel), temporary=False,
+                              if_not_exists=ignore_if_exists)
+
+    def drop_temporary_view(self, view_path: str) -> bool:
+        return self._catalogs.drop(view_path, temporary=True, if_exists=True, view=True)
+
+    def drop_view(self, view_path: str, ignore_if_not_exists: bool = True) -> bool:
+        return self._catalogs.drop(view_path, temporary=False, if_exists=ignore_if_not_exists,
+                                   view=True)
+
+    def create_temporary_table(self, path: str, descriptor: TableDescriptor) -> None:
+        self._catalogs.create(path, _catalog_table(descriptor), temporary=True)
+
+    def create_table(self, path: str, descriptor: TableDescriptor,
+                     ignore_if_exists: bool = False) -> None:
+        self._catalogs.create(path, _catalog_table(descriptor), temporary=False,
+                              if_not_exists=ignore_if_exists)
+
+    def drop_temporary_table(self, table_path: str) -> bool:
+        return self._catalogs.drop(table_path, temporary=True, if_exists=True, view=False)
+
+    def drop_table(self, table_path: str, ignore_if_not_exists: bool = True) -> bool:
+        return self._catalogs.drop(table_path, temporary=False, if_exists=ignore_if_not_exists,
+                                   view=False)
+
+    def list_catalogs(self) -> List[str]:
+        return self._catalogs.list_catalogs()
+
+    def list_databases(self) -> List[str]:
+        return self._catalogs.list_databases()
+
+    def list_tables(self) -> List[str]:
+        return self._catalogs.list_tables()
+
+    def list_views(self) -> List[str]:
+        return self._catalogs.list_views()
+
+    def list_temporary_tables(self) -> List[str]:
+        return self._catalogs.list_temporary_tables()
+
+    def list_temporary_views(self) -> List[str]:
+        return self._catalogs.list_temporary_views()
+
+    def list_user_defined_functions(self) -> List[str]:
+        return []
+
+    def list_functions(self) -> List[str]:
+        from pystream.relational.functions import FUNCTIONS
+
+        return sorted(FUNCTIONS)
+
+    def get_current_catalog(self) -> str:
+        return self._catalogs.current_catalog
+
+    def use_catalog(self, catalog_name: str) -> None:
+        self._catalogs.use_catalog(catalog_name)
+
+    def get_current_database(self) -> str:
+        return self._catalogs.current_database
+
+    def use_database(self, database_name: str) -> None:
+        self._catalogs.use_database(database_name)
+
+    # -- internals the Table and SQL front ends call -----------------------------------------
+    def _scan(self, path: str) -> ops.Rel:
+        if path in self._anonymous:
+            return self._anonymous[path]._rel
+        object_path, entry = self._catalogs.lookup(path)
+        if isinstance(entry, CatalogView):
+            return entry.rel
+        return self._connector_scan(object_path.name, entry)
+
+    def _connector_scan(self, name: str, entry: CatalogTable) -> ops.Rel:
+        from pystream.compiler.table_connectors import is_bounded
+
+        return connector_scan(name, entry, is_bounded)
+
+    def _anonymous_name(self, table: Table) -> str:
+        for name, known in self._anonymous.items():
+            if known is table:
+                return name
+        name = "UnnamedTable$%d" % next(_anonymous)
+        self._anonymous[name] = table
+        return name
+
+    def _job(self):
+        from pystream.compiler.table_job import TableJob  # Spark: imported when a job runs
+
+        return TableJob(self._streaming, self._config)
+
+    def _execute_query(self, rel: ops.Rel) -> TableResult:
+        return self._job().query_result(rel)
+
+    def _execute_insert(self, rel: ops.Rel, target, overwrite: bool) -> TableResult:
+        if isinstance(target, TableDescriptor):
+            name = "*anonymous_sink$%d*" % next(_anonymous)
+            entry = _catalog_table(target)
+        else:
+            object_path, entry = self._catalogs.lookup(target)
+            name = object_path.name
+        if not isinstance(entry, CatalogTable):
+            raise ValidationException("INSERT into a view is not supported: '%s'." % target)
+        return self._job().insert(rel, name, entry, overwrite)
+
+    def _to_pandas(self, rel: ops.Rel):
+        return self._job().to_pandas(rel)
+
+    def _explain(self, rel: ops.Rel) -> str:
+        from pystream.relational.explain import explain
+
+        return explain(rel)
+
+    # -- dependencies ------------------------------------------------------------------------
+    def add_python_file(self, file_path: str) -> None:
+        self._config.set("python.files", ",".join(
+            p for p in (self._config.get("python.files"), file_path) if p))
+
+    def set_python_requirements(self, requirements_file_path: str,
+                                requirements_cache_dir: str | None = None) -> None:
+        self._config.set("python.requirements", requirements_file_path)
+
+    def add_python_archive(self, archive_path: str, target_dir: str | None = None) -> None:
+        entry = archive_path if target_dir is None else "%s#%s" % (archive_path, target_dir)
+        self._config.set("python.archives", ",".join(
+            p for p in (self._config.get("python.archives"), entry) if p))
+
+
+class StreamTableEnvironment(TableEnvironment):
+    """A TableEnvironment over a StreamExecutionEnvironment: tables and DataStreams mix."""
+
+    @staticmethod
+    def create(stream_execution_environment=None,
+               environment_settings: EnvironmentSettings = None) -> "StreamTableEnvironment":
+        if environment_settings is None:
+            batch = False
+            if stream_execution_environment is not None:
+                batch = _is_batch_env(stream_execution_environment)
+            environment_settings = EnvironmentSettings.in_batch_mode() if batch else \
+                EnvironmentSettings.in_streaming_mode()
+        return StreamTableEnvironment(environment_settings, stream_execution_environment)
+
+    def from_data_stream(self, data_stream, *fields_or_schema) -> Table:
+        from pystream.errors import UnsupportedFeatureError
+
+        raise UnsupportedFeatureError("from_data_stream (Table <-> DataStream: not built yet)")
+
+    def from_changelog_stream(self, data_stream, schema=None, changelog_mode=None) -> Table:
+        return self.from_data_stream(data_stream)
+
+    def to_data_stream(self, table: Table, *args):
+        from pystream.errors import UnsupportedFeatureError
+
+        raise UnsupportedFeatureError("to_data_stream (Table <-> DataStream: not built yet)")
+
+    to_changelog_stream = to_append_stream = to_retract_stream = to_data_stream
+
+
+def _is_batch_env(env) -> bool:
+    mode = getattr(env, "_runtime_mode", None)
+    return str(mode).upper().endswith("BATCH")
+
+
+class StatementSet:
+    """Several INSERTs run as one job (``add_insert_sql``, ``add_insert``, ``execute``)."""
+
+    def __init__(self, t_env: TableEnvironment):
+        self._t_env = t_env
+        self._inserts: List[Any] = []
+
+    def add_insert_sql(self, stmt: str) -> "StatementSet":
+        from pystream.sql import statements
+
+        self._inserts.append(statements.insert_plan(self._t_env, stmt))
+        return self
+
+    def add_insert(self, target_path_or_descriptor, table: Table,
+                   overwrite: bool = False) -> "StatementSet":
+        self._inserts.append((table._rel, target_path_or_descriptor, overwrite))
+        return self
+
+    def explain(self, *extra_details) -> str:
+        return "\n".join(self._t_env._explain(rel) for rel, _, _ in self._inserts)
+
+    def execute(self) -> TableResult:
+        results = [self._t_env._execute_insert(rel, target, overwrite)
+                   for rel, target, overwrite in self._inserts]
+        self._inserts = []
+        names = [n for r in results for n in r.get_table_schema().get_field_names()]
+        values = tuple(v for r in results for row in r.collect() for v in row)
+        return TableResult.of_rows(names, [DataTypes.BIGINT().not_null()] * len(names), [values])
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+def _catalog_table(descriptor: TableDescriptor) -> CatalogTable:
+    schema = descriptor.get_schema()
+    if schema is None:
+        raise ValidationException("A table descriptor needs a schema.")
+    return CatalogTable(schema, descriptor.get_options(),
+                        tuple(descriptor.get_partition_keys()), descriptor.get_comment())
+
+
+def connector_scan(name: str, entry: CatalogTable, is_bounded) -> ops.ConnectorScan:
+    """The scan of a connector table: its physical fields, computed columns and watermark."""
+    declared: DeclaredSchema = entry.schema
+    physical = Schema(tuple(Field(c.name, c.data_type) for c in declared.columns
+                            if c.kind in ("physical", "metadata")))
+    computed = []
+    fields = []
+    for c in declared.columns:
+        if c.kind == "computed":
+            expr = _expression(c.expression)
+            computed.append((c.name, expr))
+            fields.append(Field(c.name, build.type_of(expr, physical)))
+        else:
+            fields.append(Field(c.name, c.data_type))
+    watermark = None
+    if declared.watermark_spec:
+        column, expression = declared.watermark_spec
+        watermark = (column, _expression(expression))
+        fields = [Field(f.name, f.data_type, "rowtime") if f.name == column else f
+                  for f in fields]
+    for i, f in enumerate(fields):
+        node = dict(computed).get(f.name)
+        if isinstance(node, ex.Call) and node.name == "proctime":
+            fields[i] = Field(f.name, DataTypes.TIMESTAMP_LTZ(3).not_null(), "proctime")
+    if declared.primary_key:
+        fields = [Field(f.name, f.data_type.not_null(), f.time)
+                  if f.name in declared.primary_key else f for f in fields]
+    return ops.ConnectorScan(
+        schema=Schema(tuple(fields)).check_unique(), name=name, options=dict(entry.options),
+        physical=physical, computed=tuple(computed), watermark=watermark,
+        primary_key=tuple(declared.primary_key), partition_keys=entry.partition_keys,
+        bounded=is_bounded(entry.options, physical))
+
+
+def _expression(value) -> ex.Expr:
+    if isinstance(value, str):
+        from pystream.sql.translate import expression_from_sql
+
+        return expression_from_sql(value)
+    return value._node
+
+
+def _as_tuple(element) -> tuple:
+    if isinstance(element, tuple):
+        return tuple(element)
+    if isinstance(element, list):
+        return tuple(element)
+    if hasattr(element, "get_row_kind"):  # a Row
+        return tuple(element)
+    return (element,)
+
+
+def _infer_column(values: List) -> DataType:
+    known = [v for v in values if v is not None]
+    if not known:
+        return DataTypes.NULL()
+    return infer_data_type(known[0])
+
+
+def _is_nan(value) -> bool:
+    return isinstance(value, float) and value != value
+
+
+def _plain(value):
+    """numpy scalars and pandas timestamps as plain Python values."""
+    if hasattr(value, "to_pydatetime"):
+        return value.to_pydatetime()
+    if hasattr(value, "item"):
+        return value.item()
+    return value
+
+
+def _pandas_type(series) -> DataType:
+    kind = series.dtype.kind
+    if kind == "i":
+        return {1: DataTypes.TINYINT(), 2: DataTypes.SMALLINT(), 4: DataTypes.INT()}.get(
+            series.dtype.itemsize, DataTypes.BIGINT())
+    if kind == "f":
+        return DataTypes.FLOAT() if series.dtype.itemsize == 4 else DataTypes.DOUBLE()
+    if kind == "b":
+        return DataTypes.BOOLEAN()
+    if kind == "M":
+        return DataTypes.TIMESTAMP(3)
+    return DataTypes.STRING()

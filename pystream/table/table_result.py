@@ -1,0 +1,98 @@
+"""``TableResult``: what ``execute()`` and ``execute_sql()`` return, as in PyFlink."""
+from __future__ import annotations
+
+from typing import Callable, Iterator, List, Optional
+
+from pystream.common.types import Row, RowKind
+from pystream.table.formatting import tableau_lines
+from pystream.table.result_kind import ResultKind
+from pystream.table.table_schema import TableSchema
+
+__all__ = ["TableResult", "CloseableIterator"]
+
+
+class CloseableIterator:
+    """The rows of a result; ``close()`` (or leaving a ``with`` block) stops its query."""
+
+    def __init__(self, rows: Iterator[Row], close: Optional[Callable[[], None]] = None):
+        self._rows = rows
+        self._close = close
+
+    def __iter__(self) -> "CloseableIterator":
+        return self
+
+    def __next__(self) -> Row:
+        return next(self._rows)
+
+    def next(self) -> Row:
+        return next(self._rows)
+
+    def close(self) -> None:
+        if self._close is not None:
+            close, self._close = self._close, None
+            close()
+
+    def __enter__(self) -> "CloseableIterator":
+        return self
+
+    def __exit__(self, exc_type, exc_val, exc_tb) -> None:
+        self.close()
+
+
+class TableResult:
+    """The result of a statement: a schema, a kind, rows, and the job that makes them."""
+
+    def __init__(self, schema: TableSchema, kind: ResultKind,
+                 rows: Callable[[], CloseableIterator], streaming: bool = False,
+                 job_client=None):
+        self._schema = schema
+        self._kind = kind
+        self._rows = rows
+        self._streaming = streaming
+        self._job_client = job_client
+        self._taken = False
+
+    @staticmethod
+    def of_rows(names: List[str], types, rows: List[tuple], streaming: bool = False,
+                kind: ResultKind = ResultKind.SUCCESS_WITH_CONTENT) -> "TableResult":
+        """A result of rows known already (DDL's ``OK``, SHOW, DESCRIBE)."""
+        schema = TableSchema(list(names), list(types))
+        return TableResult(schema, kind,
+                           lambda: CloseableIterator(iter([Row(*r) for r in rows])), streaming)
+
+    def get_job_client(self):
+        return self._job_client
+
+    def wait(self, timeout_ms: int | None = None) -> None:
+        """Waits for the job to end (its rows are kept for ``collect()``)."""
+        if self._job_client is not None:
+            self._job_client.wait(timeout_ms)
+
+    def get_table_schema(self) -> TableSchema:
+        return self._schema
+
+    def get_resolved_schema(self) -> TableSchema:
+        return self._schema
+
+    def get_result_kind(self) -> ResultKind:
+        return self._kind
+
+    def collect(self) -> CloseableIterator:
+        """The rows, each with its row kind (``row.get_row_kind()``)."""
+        return self._rows()
+
+    def print(self, max_rows: Optional[int] = None) -> None:
+        """Prints the rows as a table (PyFlink's tableau format; with the ``op`` column in
+        STREAMING mode). ``max_rows`` stops after that many rows (and stops the query)."""
+        with self.collect() as rows:
+            taken = []
+            for row in rows:
+                taken.append(row)
+                if max_rows is not None and len(taken) >= max_rows:
+                    break
+        for line in tableau_lines(self._schema, taken, self._streaming):
+            print(line)
+
+
+def row_kind_of(op: int) -> RowKind:
+    return (RowKind.INSERT, RowKind.UPDATE_BEFORE, RowKind.UPDATE_AFTER, RowKind.DELETE)[op]
