@@ -64,8 +64,8 @@ class TableJob:
             return frame.df.orderBy(SEQ, SUB).select(*names, F.col(OP)), True
         return frame.df.orderBy(SEQ).select(*names), False
 
-    def rows(self, rel: ops.Rel) -> Iterator[Row]:
-        df, updating = self.frame(rel)
+    def rows(self, rel: ops.Rel, frame=None) -> Iterator[Row]:
+        df, updating = frame or self.frame(rel)
         types = list(rel.schema.types)
         for spark_row in df.toLocalIterator():
             values = [t.python_value(v) for t, v in zip(types, spark_row)]
@@ -76,13 +76,13 @@ class TableJob:
 
     def query_result(self, rel: ops.Rel) -> TableResult:
         schema = TableSchema.of(rel.schema.without_time_attributes())
-        self._check_bounded(rel)
+        frame = self.frame(rel)  # planned now, so a query Spark cannot run fails here
         cached: List[Row] = []
         done = []
 
         def rows() -> CloseableIterator:
             if not done:  # the job runs once; collect() and print() share its rows
-                cached.extend(self.rows(rel))
+                cached.extend(self.rows(rel, frame))
                 done.append(True)
             return CloseableIterator(iter(list(cached)))
 

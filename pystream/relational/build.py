@@ -41,10 +41,27 @@ def project(rel: ops.Rel, exprs: Sequence[ex.Expr], sql: bool = False) -> ops.Re
         return aggregate(rel, (), exprs, sql=sql)
     if any(has_over(e) for e in exprs):
         rel, exprs = with_over(rel, exprs, {})
-    fields = [field_of(e, rel.schema, i, sql) for i, e in enumerate(exprs)]
+    fields = _unique_derived_names(
+        [field_of(e, rel.schema, i, sql) for i, e in enumerate(exprs)], exprs)
     if _is_identity(rel, exprs, fields):
         return rel
     return ops.Project(schema=Schema(tuple(fields)).check_unique(), input=rel, exprs=tuple(exprs))
+
+
+def _unique_derived_names(fields: List[Field], exprs: Sequence[ex.Expr]) -> List[Field]:
+    """A derived name (``r$a`` of ``get('a')``) that another field has gets a number, as in
+    ``r$a0``; names the user gave and plain columns keep theirs (duplicates of those are an
+    error)."""
+    given = (ex.Alias, ex.Column)
+    taken = {f.name for f, e in zip(fields, exprs) if isinstance(e, given)}
+    result = []
+    for f, e in zip(fields, exprs):
+        name, n = f.name, 0
+        while not isinstance(e, given) and name in taken:
+            name, n = "%s%d" % (f.name, n), n + 1
+        taken.add(name)
+        result.append(replace(f, name=name))
+    return result
 
 
 def _is_identity(rel: ops.Rel, exprs, fields) -> bool:

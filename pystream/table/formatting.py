@@ -58,6 +58,17 @@ def _fraction(value, precision: int) -> str:
     return "." + nanos[:precision]
 
 
+def _day_time_interval(value: datetime.timedelta) -> str:
+    """As Flink writes INTERVAL DAY TO SECOND values: ``+0 00:01:30.000``."""
+    micros = abs(value.days * 86400_000_000 + value.seconds * 1_000_000 + value.microseconds)
+    seconds, micros = divmod(micros, 1_000_000)
+    minutes, second = divmod(seconds, 60)
+    hours, minute = divmod(minutes, 60)
+    days, hour = divmod(hours, 24)
+    sign = "-" if value < datetime.timedelta(0) else "+"
+    return "%s%d %02d:%02d:%02d.%03d" % (sign, days, hour, minute, second, micros // 1000)
+
+
 def flink_string(value, data_type: T.DataType, null: str = NULL) -> str:
     """A value as Flink's CAST(... AS STRING) writes it (used by tableau and print lines)."""
     if value is None:
@@ -81,6 +92,11 @@ def flink_string(value, data_type: T.DataType, null: str = NULL) -> str:
         return value.isoformat()
     if isinstance(value, (bytes, bytearray)):
         return "x'%s'" % bytes(value).hex()
+    if isinstance(value, datetime.timedelta):
+        return _day_time_interval(value)
+    if isinstance(data_type, T.YearMonthIntervalType):
+        years, months = divmod(abs(int(value)), 12)
+        return "%s%d-%02d" % ("-" if value < 0 else "+", years, months)
     if isinstance(value, dict):
         key_type = getattr(data_type, "key_type", None)
         value_type = getattr(data_type, "value_type", None)

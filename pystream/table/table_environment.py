@@ -20,7 +20,14 @@ from pystream.table.table import Table
 from pystream.table.table_config import TableConfig
 from pystream.table.table_descriptor import TableDescriptor
 from pystream.table.table_result import TableResult
-from pystream.table.types import DataType, DataTypes, RowType, infer_data_type
+from pystream.table.types import (
+    DataType,
+    DataTypes,
+    RowField,
+    RowType,
+    infer_data_type,
+    verify_value,
+)
 from pystream.util.exceptions import ValidationException
 
 __all__ = ["TableEnvironment", "StreamTableEnvironment", "StatementSet"]
@@ -81,10 +88,9 @@ class TableEnvironment:
             names = list(schema) if schema else ["_%d" % (i + 1) for i in range(width)]
             types = [_infer_column([r[i] for r in rows if i < len(r)]) for i in range(width)]
         if verify_schema:
+            row_type = RowType([RowField(n, t) for n, t in zip(names, types)])
             for row in rows:
-                if len(row) != len(names):
-                    raise ValidationException("Row %r has %d fields, the schema has %d: [%s]." %
-                                              (row, len(row), len(names), ", ".join(names)))
+                verify_value(row_type, row, "row")
         return Table(ops.Values(schema=Schema.of(names, types), rows=tuple(rows)), self)
 
     def from_pandas(self, pdf, schema: Union[RowType, List[str], List[DataType]] = None,

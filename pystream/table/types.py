@@ -797,3 +797,58 @@ def merge_types(a: DataType, b: DataType) -> DataType:
         return MapType(merge_types(a.key_type, b.key_type),
                        merge_types(a.value_type, b.value_type))
     return a
+
+
+_ACCEPTED = {
+    BooleanType: (bool,), TinyIntType: (int,), SmallIntType: (int,), IntType: (int,),
+    BigIntType: (int,), FloatType: (float,), DoubleType: (float,),
+    DecimalType: (decimal.Decimal,), CharType: (str,), VarCharType: (str,),
+    BinaryType: (bytes, bytearray), VarBinaryType: (bytes, bytearray),
+    DateType: (datetime.date,), TimeType: (datetime.time,), TimestampType: (datetime.datetime,),
+    LocalZonedTimestampType: (datetime.datetime,), DayTimeIntervalType: (datetime.timedelta,),
+    YearMonthIntervalType: (int,), ArrayType: (list, tuple), MultisetType: (list, tuple),
+    MapType: (dict,),
+}
+_INT_RANGES = {TinyIntType: 8, SmallIntType: 16, IntType: 32, BigIntType: 64}
+
+
+def verify_value(data_type: DataType, value: Any, name: str = "value") -> None:
+    """Raises TypeError / ValueError, as PyFlink's ``from_elements`` does, when ``value`` does
+    not fit ``data_type`` (``field n: IntType can not accept object 'x' in type <class 'str'>``).
+    """
+    if value is None:
+        if not data_type.is_nullable:
+            raise ValueError("%s: This field is not nullable, but got None" % name)
+        return
+    if isinstance(data_type, RowType):
+        from pystream.common.types import Row
+        if isinstance(value, dict):
+            value = [value.get(n) for n in data_type.names]
+        if not isinstance(value, (tuple, list, Row)):
+            raise TypeError("%s: RowType can not accept object %r in type %s" % (
+                name, value, type(value)))
+        if len(value) != len(data_type.fields):
+            raise ValueError("%s: Length of object (%d) does not match with length of fields "
+                             "(%d)" % (name, len(value), len(data_type.fields)))
+        for f, v in zip(data_type.fields, value):
+            verify_value(f.data_type, v, "field %s in %s" % (f.name, name))
+        return
+    accepted = _ACCEPTED.get(type(data_type))
+    if accepted is None:
+        return
+    wrong = not isinstance(value, accepted) or (
+        isinstance(value, bool) and bool not in accepted)
+    if wrong:
+        raise TypeError("%s: %s can not accept object %r in type %s" % (
+            name, type(data_type).__name__, value, type(value)))
+    bits = _INT_RANGES.get(type(data_type))
+    if bits and not -2 ** (bits - 1) <= value < 2 ** (bits - 1):
+        raise ValueError("%s: object of %s out of range, got: %s" % (
+            name, type(data_type).__name__, value))
+    if isinstance(data_type, (ArrayType, MultisetType)):
+        for v in value:
+            verify_value(data_type.element_type, v, "element in array %s" % name)
+    elif isinstance(data_type, MapType):
+        for k, v in value.items():
+            verify_value(data_type.key_type, k, "key of map %s" % name)
+            verify_value(data_type.value_type, v, "value of map %s" % name)

@@ -1,0 +1,76 @@
+"""Bad input gets an error of PyFlink's class that says what is wrong, and the environment
+stays usable: a valid query runs right after each one."""
+import pytest
+
+from pystream.errors import UnsupportedFeatureError
+from pystream.table import DataTypes
+from pystream.table.expressions import col
+from pystream.util.exceptions import TableException, ValidationException
+from tests.table.conftest import rows
+
+
+@pytest.fixture
+def orders(t_env):
+    return t_env.from_elements([(1, "apple"), (2, "pear")], ["id", "name"])
+
+
+def still_usable(t_env):
+    assert rows(t_env.from_elements([(1,)], ["x"])) == [(1,)]
+
+
+def test_an_unknown_column_lists_the_columns_there_are(t_env, orders):
+    with pytest.raises(ValidationException, match=r"Cannot resolve field \[nme\], "
+                                                  r"input field list:\[id, name\]"):
+        orders.select(col("nme"))
+    still_usable(t_env)
+
+
+def test_a_type_mismatch_names_both_types(t_env, orders):
+    with pytest.raises(ValidationException, match=r"BIGINT.*STRING|STRING.*BIGINT"):
+        orders.select(col("id") + col("name"))
+    still_usable(t_env)
+
+
+def test_a_filter_that_is_not_boolean(t_env, orders):
+    with pytest.raises(ValidationException, match=r"BOOLEAN|boolean"):
+        orders.where(col("id"))
+    still_usable(t_env)
+
+
+def test_an_unknown_table(t_env):
+    with pytest.raises(ValidationException, match="nowhere"):
+        t_env.from_path("nowhere")
+    still_usable(t_env)
+
+
+def test_a_duplicate_view(t_env, orders):
+    t_env.create_temporary_view("orders", orders)
+    with pytest.raises(ValidationException, match=r"orders.*already exists"):
+        t_env.create_temporary_view("orders", orders)
+    still_usable(t_env)
+
+
+def test_dropping_a_missing_table_says_so(t_env):
+    assert t_env.drop_temporary_table("missing") is False
+    still_usable(t_env)
+
+
+def test_a_value_that_does_not_fit_its_type(t_env):
+    with pytest.raises(TypeError, match=r"IntType can not accept"):
+        t_env.from_elements([("not a number",)],
+                            DataTypes.ROW([DataTypes.FIELD("n", DataTypes.INT())]))
+    still_usable(t_env)
+
+
+def test_an_outer_join_in_streaming_mode_names_the_construct(streaming_t_env):
+    left = streaming_t_env.from_elements([(1, "a")], ["k", "v"])
+    right = streaming_t_env.from_elements([(1, "b")], ["k2", "w"])
+    joined = left.left_outer_join(right, col("k") == col("k2"))
+    with pytest.raises(UnsupportedFeatureError, match="outer join"):
+        joined.execute()
+    still_usable(streaming_t_env)
+
+
+def test_errors_are_pyflink_classes():
+    assert issubclass(ValidationException, Exception)
+    assert issubclass(TableException, Exception)
