@@ -115,7 +115,22 @@ def _connector_scan(node: ops.ConnectorScan, ctx: Context) -> Frame:
 
 
 def _stream_scan(node: ops.StreamScan, ctx: Context) -> Frame:
-    raise UnsupportedFeatureError("from_data_stream in a Table job (not built yet)")
+    """A bounded DataStream's records, compiled by the DataStream compiler (BATCH)."""
+    from pystream import graph
+    from pystream.compiler import compile_stream
+
+    stream = node.stream
+    if not all(n.bounded for n in graph.walk([stream._node]) if isinstance(n, graph.Source)):
+        raise UnsupportedFeatureError(
+            "from_data_stream of an unbounded DataStream (unbounded Table sources: not "
+            "built yet)")
+    compiled = compile_stream(stream, batch=True)
+    columns = [quoted(c).cast(f.data_type.spark_type()).alias(f.name)
+               for c, f in zip(compiled.columns, node.schema)]
+    df = compiled.df.select(*columns)
+    if ctx.changelog:
+        df = df.withColumn(SEQ, F.monotonically_increasing_id())
+    return Frame(df)
 
 
 # -- operators -------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from pystream.compiler.flow import Flow
 from pystream.datastream.connectors.collection import CollectionSource, SocketSource
 from pystream.datastream.connectors.datagen import DataGeneratorSource
 from pystream.datastream.connectors.number_seq import NumberSequenceSource
+from pystream.datastream.connectors.table import TableSource
 from pystream.errors import PystreamError, UnsupportedFeatureError
 from pystream.runtime import pysource, records
 from pystream.runtime.layout import Layout
@@ -133,3 +134,20 @@ def _retyped(compiler, node: graph.Source, flow: Flow) -> Flow:
     if node.output_type == flow.type_info:
         return flow
     return flow.but(type_info=node.output_type)
+
+
+@translate_source.register
+def _table(source: TableSource, compiler, node: graph.Source) -> Flow:
+    """The rows of a table query: a batch DataFrame; a STREAMING job reads them back from
+    Parquet files written now (Spark streams only from streaming sources)."""
+    layout = Layout(node.output_type)
+    df, _ = source.job.frame(source.rel)
+    df = df.select(*[df[i].cast(t).alias(n) for i, (n, t) in enumerate(
+        zip(layout.data_columns, records.column_types(node.output_type)))])
+    if not compiler.settings.batch:
+        directory = tempfile.mkdtemp(prefix="pystream-table-")
+        compiler.temp_dirs.append(directory)
+        df.write.mode("overwrite").parquet(directory)
+        df = compiler.spark.readStream.schema(df.schema).parquet(directory)
+    return Flow(df=df, layout=layout, type_info=node.output_type, parallelism=None,
+                bounded=True)

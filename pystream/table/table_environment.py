@@ -7,8 +7,10 @@ catalog tables and SQL into ``Table``s (relational trees), and runs them through
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from typing import Any, Dict, List, Union
 
+from pystream.errors import UnsupportedFeatureError
 from pystream.relational import build
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
@@ -25,6 +27,7 @@ from pystream.table.types import (
     DataTypes,
     RowField,
     RowType,
+    from_type_info,
     infer_data_type,
     verify_value,
 )
@@ -291,19 +294,83 @@ class StreamTableEnvironment(TableEnvironment):
         return StreamTableEnvironment(environment_settings, stream_execution_environment)
 
     def from_data_stream(self, data_stream, *fields_or_schema) -> Table:
-        from pystream.errors import UnsupportedFeatureError
-
-        raise UnsupportedFeatureError("from_data_stream (Table <-> DataStream: not built yet)")
+        """A table of a DataStream's records: the fields of a ROW type become columns, any
+        other type one column ``f0``. Fields (``col('a'), col('b')``) rename the columns; a
+        ``Schema`` adds computed columns and a watermark."""
+        row = from_type_info(data_stream.get_type())
+        if not isinstance(row, RowType):
+            row = RowType([RowField("f0", row)])
+        rel: ops.Rel = ops.StreamScan(schema=Schema.of(row.field_names(), row.field_types()),
+                                      stream=data_stream)
+        if fields_or_schema and isinstance(fields_or_schema[0], DeclaredSchema):
+            rel = _with_declared_columns(rel, fields_or_schema[0])
+        elif fields_or_schema:
+            rel = build.rename_all(rel, [_field_name(f) for f in fields_or_schema])
+        return Table(rel, self)
 
     def from_changelog_stream(self, data_stream, schema=None, changelog_mode=None) -> Table:
-        return self.from_data_stream(data_stream)
+        """A table of a stream of insert-only Rows (changelogs with updates: not built yet)."""
+        return self.from_data_stream(data_stream, *([schema] if schema else []))
 
-    def to_data_stream(self, table: Table, *args):
-        from pystream.errors import UnsupportedFeatureError
+    def to_data_stream(self, table: Table, target_data_type=None):
+        """The table's rows as a DataStream of Rows (an insert-only table: a table with
+        updates is ``to_changelog_stream``)."""
+        return self._to_stream(table, changelog=False)
 
-        raise UnsupportedFeatureError("to_data_stream (Table <-> DataStream: not built yet)")
+    def to_changelog_stream(self, table: Table, target_schema=None, changelog_mode=None):
+        """The table's changes as a DataStream of Rows whose ``get_row_kind()`` says what
+        each one is (an insert-only table gives +I rows)."""
+        return self._to_stream(table, changelog=True)
 
-    to_changelog_stream = to_append_stream = to_retract_stream = to_data_stream
+    def to_append_stream(self, table: Table, type_info=None):
+        return self._to_stream(table, changelog=False)
+
+    def _to_stream(self, table: Table, changelog: bool):
+        from pystream.common.typeinfo import Types
+        from pystream.datastream import StreamExecutionEnvironment
+        from pystream.datastream.connectors.table import TableSource
+
+        job = self._job()
+        _, updating = job.frame(table._rel)
+        if updating and not changelog:
+            raise ValidationException(
+                "Table sink 'default_catalog.default_database.Unregistered_DataStream_Sink' "
+                "doesn't support consuming update changes: the table is updating; use "
+                "to_changelog_stream.")
+        if updating:
+            raise UnsupportedFeatureError("to_changelog_stream of an updating table (row "
+                                          "kinds in a DataStream: not built yet)")
+        schema = table._rel.schema
+        type_info = Types.ROW_NAMED(list(schema.names), [t.to_type_info() for t in schema.types])
+        env = self._stream_env or StreamExecutionEnvironment.get_execution_environment()
+        return env._source(TableSource(job, table._rel), "Source: Table", type_info)
+
+
+
+def _field_name(field) -> str:
+    node = field._node if hasattr(field, "_node") else field
+    if isinstance(node, ex.Alias):
+        return node.names[0]
+    if isinstance(node, ex.Column):
+        return node.name
+    if isinstance(node, str):
+        return node
+    raise ValidationException("from_data_stream takes field names (col('a')), not %r" % field)
+
+
+def _with_declared_columns(rel: ops.Rel, declared: DeclaredSchema) -> ops.Rel:
+    """The computed columns and the watermark a Schema adds to a stream's columns."""
+    computed = [ex.Alias(_expression(c.expression), (c.name,))
+                for c in declared.columns if c.kind == "computed"]
+    if computed:
+        rel = build.add_columns(rel, computed, replace_existing=False)
+    if declared.watermark_spec:
+        column = declared.watermark_spec[0]
+        rel.schema.field(column)  # raises, listing the fields, when it is not there
+        fields = tuple(Field(f.name, f.data_type, "rowtime") if f.name == column else f
+                       for f in rel.schema)
+        rel = replace(rel, schema=Schema(fields))
+    return rel
 
 
 def _is_batch_env(env) -> bool:

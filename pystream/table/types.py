@@ -273,27 +273,15 @@ class _Precise(DataType):
 
 
 class TimeType(_Precise):
-    """TIME(p), kept in Spark as microseconds of the day (Spark has no portable TIME type)."""
+    """TIME(p): a time of day (Spark's TIME)."""
 
     default_precision = 0
 
     def spark_type(self) -> st.DataType:
-        return st.LongType()
+        return st.TimeType(6)
 
     def spark_value(self, value):
-        if value is None:
-            return None
-        value = self.truncate(value)
-        return ((value.hour * 60 + value.minute) * 60 + value.second) * 10 ** 6 \
-            + value.microsecond
-
-    def python_value(self, value):
-        if value is None:
-            return None
-        seconds, micros = divmod(int(value), 10 ** 6)
-        minutes, second = divmod(seconds, 60)
-        hour, minute = divmod(minutes, 60)
-        return datetime.time(hour % 24, minute, second, micros)
+        return self.truncate(value)
 
     def to_type_info(self) -> TypeInformation:
         return Types.SQL_TIME()
@@ -852,3 +840,46 @@ def verify_value(data_type: DataType, value: Any, name: str = "value") -> None:
         for k, v in value.items():
             verify_value(data_type.key_type, k, "key of map %s" % name)
             verify_value(data_type.value_type, v, "value of map %s" % name)
+
+
+def from_type_info(type_info: TypeInformation) -> DataType:
+    """The table type of a DataStream type (``from_data_stream``): Types.INT() is INT, a
+    ``Types.ROW_NAMED`` a ROW, ``Types.SQL_TIMESTAMP()`` TIMESTAMP(3), ..."""
+    from pystream.common import typeinfo as ti
+
+    basic = {
+        ti.BasicType.STRING: DataTypes.STRING, ti.BasicType.CHAR: DataTypes.STRING,
+        ti.BasicType.BYTE: DataTypes.TINYINT, ti.BasicType.BOOLEAN: DataTypes.BOOLEAN,
+        ti.BasicType.SHORT: DataTypes.SMALLINT, ti.BasicType.INT: DataTypes.INT,
+        ti.BasicType.LONG: DataTypes.BIGINT, ti.BasicType.FLOAT: DataTypes.FLOAT,
+        ti.BasicType.DOUBLE: DataTypes.DOUBLE,
+        ti.BasicType.BIG_INT: lambda: DataTypes.DECIMAL(38, 0),
+        ti.BasicType.BIG_DEC: lambda: DataTypes.DECIMAL(38, 18),
+        ti.BasicType.INSTANT: lambda: DataTypes.TIMESTAMP_LTZ(3),
+    }
+    if isinstance(type_info, ti.BasicTypeInfo):
+        return basic[type_info._basic_type]()
+    if isinstance(type_info, ti.DateTypeInfo):
+        return DataTypes.DATE()
+    if isinstance(type_info, ti.TimeTypeInfo):
+        return DataTypes.TIME()
+    if isinstance(type_info, ti.TimestampTypeInfo):
+        return DataTypes.TIMESTAMP(3)
+    if isinstance(type_info, ti.LocalTimeTypeInfo):
+        kinds = ti.LocalTimeTypeInfo.TimeType
+        return {kinds.LOCAL_DATE: DataTypes.DATE, kinds.LOCAL_TIME: DataTypes.TIME,
+                kinds.LOCAL_DATE_TIME: lambda: DataTypes.TIMESTAMP(6)}[type_info._time_type]()
+    if isinstance(type_info, ti.PrimitiveArrayTypeInfo) and \
+            type_info._element_type == Types.BYTE():
+        return DataTypes.BYTES()
+    if isinstance(type_info, ti._ElementTypeInfo):
+        return DataTypes.ARRAY(from_type_info(type_info._element_type))
+    if isinstance(type_info, ti.MapTypeInfo):
+        return DataTypes.MAP(from_type_info(type_info._key_type_info),
+                             from_type_info(type_info._value_type_info))
+    if isinstance(type_info, ti._CompositeTypeInfo):
+        return DataTypes.ROW([DataTypes.FIELD(n, from_type_info(t)) for n, t in
+                              zip(type_info.get_field_names(), type_info.get_field_types())])
+    raise TypeError(
+        "A stream of %s has no table type: give the stream a type_info such as "
+        "Types.ROW_NAMED(['id', 'name'], [Types.INT(), Types.STRING()])." % type_info)
