@@ -64,6 +64,18 @@ class TableJob:
             return frame.df.orderBy(SEQ, SUB).select(*names, F.col(OP)), True
         return frame.df.orderBy(SEQ).select(*names), False
 
+    def spark_plan(self, rel: ops.Rel) -> str:
+        """Spark's physical plan of ``rel`` (what ``explain()`` shows under Flink's
+        "Optimized Execution Plan")."""
+        import contextlib
+        import io
+
+        df, _ = self.frame(rel)
+        text = io.StringIO()
+        with contextlib.redirect_stdout(text):  # DataFrame.explain prints, classic or Connect
+            df.explain()
+        return text.getvalue().strip()
+
     def rows(self, rel: ops.Rel, frame=None) -> Iterator[Row]:
         df, updating = frame or self.frame(rel)
         types = list(rel.schema.types)

@@ -260,9 +260,11 @@ class TableEnvironment:
         return self._job().to_pandas(rel)
 
     def _explain(self, rel: ops.Rel) -> str:
+        """Flink's sections: the relational tree, then the Spark plan that runs it."""
         from pystream.relational.explain import explain
 
-        return explain(rel)
+        return "%s\n\n== Optimized Execution Plan ==\n%s" % (
+            explain(rel), self._job().spark_plan(rel))
 
     # -- dependencies ------------------------------------------------------------------------
     def add_python_file(self, file_path: str) -> None:
