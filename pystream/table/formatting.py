@@ -153,19 +153,22 @@ def _cell(text: str, width: int) -> str:
     return "".join(cut).rjust(width - 3) + "..."
 
 
-def tableau_lines(schema, rows: Iterable, streaming: bool) -> List[str]:
-    """PyFlink's ``TableResult.print()``: widths by content in BATCH mode, by type (and an
-    ``op`` column) in STREAMING mode; ``Empty set`` when there are no rows."""
+def tableau_lines(schema, rows: Iterable, op_column: bool, widths_by_type: bool) -> List[str]:
+    """PyFlink's ``TableResult.print()``: a query's columns are as wide as their types (with
+    an ``op`` column in STREAMING mode), other results' (SHOW, DESCRIBE) as their content;
+    ``Empty set`` when there are no rows."""
     rows = list(rows)
     if not rows:
         return ["Empty set"]
     names = schema.get_field_names()
     types = schema.get_field_data_types()
     content = [[flink_string(v, t) for v, t in zip(row, types)] for row in rows]
-    if streaming:
+    if op_column:
         names = ["op"] + names
         content = [[str(row.get_row_kind())] + cells for row, cells in zip(rows, content)]
-        widths = [2] + [_width_by_type(n, t) for n, t in zip(names[1:], types)]
+    if widths_by_type:
+        widths = [_width_by_type(n, t) for n, t in zip(schema.get_field_names(), types)]
+        widths = ([2] if op_column else []) + widths
     else:
         widths = [len(n) for n in names]
         for cells in content:

@@ -44,11 +44,12 @@ class TableResult:
 
     def __init__(self, schema: TableSchema, kind: ResultKind,
                  rows: Callable[[], CloseableIterator], streaming: bool = False,
-                 job_client=None):
+                 job_client=None, query: bool = True):
         self._schema = schema
         self._kind = kind
         self._rows = rows
         self._streaming = streaming
+        self._query = query  # a query's rows print in widths by type; SHOW's by content
         self._job_client = job_client
         self._taken = False
 
@@ -58,7 +59,8 @@ class TableResult:
         """A result of rows known already (DDL's ``OK``, SHOW, DESCRIBE)."""
         schema = TableSchema(list(names), list(types))
         return TableResult(schema, kind,
-                           lambda: CloseableIterator(iter([Row(*r) for r in rows])), streaming)
+                           lambda: CloseableIterator(iter([Row(*r) for r in rows])), streaming,
+                           query=False)
 
     def get_job_client(self):
         return self._job_client
@@ -83,14 +85,19 @@ class TableResult:
 
     def print(self, max_rows: Optional[int] = None) -> None:
         """Prints the rows as a table (PyFlink's tableau format; with the ``op`` column in
-        STREAMING mode). ``max_rows`` stops after that many rows (and stops the query)."""
+        STREAMING mode), or ``OK`` for a statement without rows. ``max_rows`` stops after
+        that many rows (and stops the query)."""
+        if self._kind is ResultKind.SUCCESS:
+            print("OK")
+            return
         with self.collect() as rows:
             taken = []
             for row in rows:
                 taken.append(row)
                 if max_rows is not None and len(taken) >= max_rows:
                     break
-        for line in tableau_lines(self._schema, taken, self._streaming):
+        for line in tableau_lines(self._schema, taken, op_column=self._streaming and self._query,
+                                  widths_by_type=self._query):
             print(line)
 
 
