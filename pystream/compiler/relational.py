@@ -328,7 +328,7 @@ def _window_aggregate(node: ops.WindowAggregate, ctx: Context) -> Frame:
     columns = [quoted(f.name) for f in key_fields] + \
         [quoted(a.names[0]) for a in node.aggregates] + properties
     if ctx.changelog:  # windows fire in the order of their ends, as the watermark passes them
-        columns.append((F.unix_micros(F.col("__w.end").cast("timestamp")) * 1_000_000
+        columns.append((F.unix_millis(F.col("__w.end").cast("timestamp")) * 1_000_000
                         + F.col(SEQ) % 1_000_000).alias(SEQ))
     return Frame(grouped.select(*columns))
 

@@ -6,6 +6,8 @@ lines. Rows reach Python as Flink's values with their row kinds.
 """
 from __future__ import annotations
 
+import logging
+import re
 import sys
 from typing import Iterator, List
 
@@ -79,7 +81,7 @@ class TableJob:
     def rows(self, rel: ops.Rel, frame=None) -> Iterator[Row]:
         df, updating = frame or self.frame(rel)
         types = list(rel.schema.types)
-        for spark_row in df.toLocalIterator():
+        for spark_row in _spark_rows(df):
             values = [t.python_value(v) for t, v in zip(types, spark_row)]
             row = Row(*values)
             if updating:
@@ -143,6 +145,24 @@ class TableJob:
         types = list(physical.types)
         for row in self.rows(rel):
             print(prefix + changelog_line(row, types), file=stream)
+
+
+def _spark_rows(df) -> Iterator:
+    """The rows of ``df``; a failure of the Spark job is a short TableException (Spark's
+    message without JVM frames), not Py4J's wall of text."""
+    logging.getLogger("DataFrameQueryContextLogger").setLevel(logging.CRITICAL)
+    try:
+        yield from df.toLocalIterator()
+    except Exception as e:
+        if type(e).__module__.startswith(("pyspark", "py4j")):
+            raise TableException("The Table job failed: %s" % _spark_message(str(e))) from None
+        raise
+
+
+def _spark_message(text: str) -> str:
+    """Spark's own error (``[ARITHMETIC_OVERFLOW] overflow. ...``) out of a Py4J report."""
+    found = re.search(r"\[[A-Z][A-Z_.]+\][^\n]*", text)
+    return found.group(0) if found else text.strip().splitlines()[0]
 
 
 def _check_insert(query: Schema, sink: Schema, name: str) -> None:
