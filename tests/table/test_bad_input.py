@@ -74,3 +74,10 @@ def test_an_outer_join_in_streaming_mode_names_the_construct(streaming_t_env):
 def test_errors_are_pyflink_classes():
     assert issubclass(ValidationException, Exception)
     assert issubclass(TableException, Exception)
+
+
+def test_a_failing_spark_job_is_one_line_naming_spark_error(t_env):
+    big = t_env.from_elements([(2 ** 62,)], ["a"])
+    with pytest.raises(TableException, match=r"^The Table job failed: \[ARITHMETIC_OVERFLOW\]"):
+        big.select(col("a") * 4).execute().print()
+    still_usable(t_env)
