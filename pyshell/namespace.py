@@ -36,6 +36,20 @@ GROUPS: Tuple[Tuple[str, str, Tuple[str, ...]], ...] = (
 )
 _INTERNAL_MODULES = ("base", "client", "collection")
 
+# The Table API, name by name (pystream.table's modules hold internal names too); the table
+# environments PyFlink's own shell preloaded are added by ``preload``.
+TABLE_NAMES: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
+    ("pystream.table", ("TableEnvironment", "StreamTableEnvironment", "EnvironmentSettings",
+                        "DataTypes", "Schema", "TableDescriptor", "FormatDescriptor",
+                        "TableConfig", "ResultKind", "Table")),
+    ("pystream.table.expressions", ("col", "lit", "call", "call_sql", "if_then_else",
+                                    "row_interval", "null_of", "and_", "or_", "range_",
+                                    "with_columns", "without_columns")),
+    ("pystream.table.window", ("Tumble", "Slide", "Session", "Over")),
+)
+TABLE_SHOWN = ("t_env", "bt_env", "DataTypes", "col", "lit", "Tumble", "Over")
+TABLE_ENVS = ("t_env", "st_env", "bt_env")
+
 
 def _modules(name: str) -> List[Any]:
     """The module ``name``, then the public modules of the package (connectors, formats)
@@ -61,6 +75,11 @@ def api_names() -> Dict[str, Dict[str, Any]]:
             for name in getattr(module, "__all__", ()):
                 if not name.startswith("_") and name not in found and hasattr(module, name):
                     found[name] = ("core" if name in CORE else group, getattr(module, name))
+    for module_name, names in TABLE_NAMES:
+        module = importlib.import_module(module_name)
+        for name in names:
+            if hasattr(module, name):
+                found.setdefault(name, ("table", getattr(module, name)))
     for name, (group, value) in found.items():
         groups.setdefault(group, {})[name] = value
     return groups
@@ -76,7 +95,18 @@ def preload(spark: Any = None) -> Dict[str, Any]:
         names.update(group)
     names["env"] = StreamExecutionEnvironment.get_execution_environment()
     names["spark"] = spark
+    names.update(table_environments(names["env"]))
     return names
+
+
+def table_environments(env: Any) -> Dict[str, Any]:
+    """``t_env`` (and PyFlink's shell's name for it, ``st_env``): a StreamTableEnvironment
+    over ``env`` in STREAMING mode; ``bt_env`` a TableEnvironment in BATCH mode."""
+    from pystream.table import EnvironmentSettings, StreamTableEnvironment, TableEnvironment
+
+    t_env = StreamTableEnvironment.create(env, EnvironmentSettings.in_streaming_mode())
+    return {"t_env": t_env, "st_env": t_env, "s_env": env,
+            "bt_env": TableEnvironment.create(EnvironmentSettings.in_batch_mode())}
 
 
 def banner_groups() -> List[Tuple[str, List[str]]]:
@@ -91,6 +121,9 @@ def banner_groups() -> List[Tuple[str, List[str]]]:
             continue
         more = "… (%d in all)" % len(names) if len(names) > len(featured) else None
         listed.append((group, featured + ([more] if more else [])))
+    table = groups.get("table", {})
+    listed.append(("table", list(TABLE_SHOWN) + ["… (%d in all)" % (len(table) +
+                                                                   len(TABLE_ENVS))]))
     return listed
 
 

@@ -20,11 +20,12 @@ import datetime
 import decimal
 from copy import copy
 from enum import Enum
-from typing import Any, Iterator, List, Optional, Sequence
-
-from pyspark.sql import types as st
+from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Sequence
 
 from pystream.common.typeinfo import TypeInformation, Types
+
+if TYPE_CHECKING:
+    from pyspark.sql import types as st
 
 __all__ = [
     "DataType", "DataTypes", "RowField", "RowType", "NullType", "CharType", "VarCharType",
@@ -35,6 +36,14 @@ __all__ = [
 ]
 
 MAX_LENGTH = 0x7FFFFFFF
+
+
+def _spark_types():
+    """pyspark's type classes, imported when a Spark type is first asked for (importing this
+    module does not import pyspark: the shell's prompt comes up without it)."""
+    from pyspark.sql import types
+
+    return types
 
 
 def _flag(nullable: bool) -> str:
@@ -106,53 +115,53 @@ class DataType:
 class _Simple(DataType):
     """A type without parameters: its Spark type and DataStream type are class attributes."""
 
-    _spark: st.DataType = st.NullType()
+    _spark = "NullType"  # the name of its pyspark type class
     _type_info = None
 
     def spark_type(self) -> st.DataType:
-        return self._spark
+        return getattr(_spark_types(), self._spark)()
 
     def to_type_info(self) -> TypeInformation:
         return getattr(Types, self._type_info)()
 
 
 class NullType(_Simple):
-    _spark = st.NullType()
+    _spark = "NullType"
 
     def sql_text(self) -> str:
         return "NULL"
 
 
 class BooleanType(_Simple):
-    _spark, _type_info = st.BooleanType(), "BOOLEAN"
+    _spark, _type_info = "BooleanType", "BOOLEAN"
 
 
 class TinyIntType(_Simple):
-    _spark, _type_info = st.ByteType(), "BYTE"
+    _spark, _type_info = "ByteType", "BYTE"
 
 
 class SmallIntType(_Simple):
-    _spark, _type_info = st.ShortType(), "SHORT"
+    _spark, _type_info = "ShortType", "SHORT"
 
 
 class IntType(_Simple):
-    _spark, _type_info = st.IntegerType(), "INT"
+    _spark, _type_info = "IntegerType", "INT"
 
 
 class BigIntType(_Simple):
-    _spark, _type_info = st.LongType(), "LONG"
+    _spark, _type_info = "LongType", "LONG"
 
 
 class FloatType(_Simple):
-    _spark, _type_info = st.FloatType(), "FLOAT"
+    _spark, _type_info = "FloatType", "FLOAT"
 
 
 class DoubleType(_Simple):
-    _spark, _type_info = st.DoubleType(), "DOUBLE"
+    _spark, _type_info = "DoubleType", "DOUBLE"
 
 
 class DateType(_Simple):
-    _spark, _type_info = st.DateType(), "SQL_DATE"
+    _spark, _type_info = "DateType", "SQL_DATE"
 
 
 class _Sized(DataType):
@@ -171,6 +180,7 @@ class _Sized(DataType):
 
 class CharType(_Sized):
     def spark_type(self) -> st.DataType:
+        st = _spark_types()
         return st.StringType()
 
     def spark_value(self, value):
@@ -185,6 +195,7 @@ class VarCharType(_Sized):
         return "STRING" if self.length == MAX_LENGTH else super().sql_text()
 
     def spark_type(self) -> st.DataType:
+        st = _spark_types()
         return st.StringType()
 
     def to_type_info(self) -> TypeInformation:
@@ -193,6 +204,7 @@ class VarCharType(_Sized):
 
 class BinaryType(_Sized):
     def spark_type(self) -> st.DataType:
+        st = _spark_types()
         return st.BinaryType()
 
     def spark_value(self, value):
@@ -210,6 +222,7 @@ class VarBinaryType(_Sized):
         return "BYTES" if self.length == MAX_LENGTH else super().sql_text()
 
     def spark_type(self) -> st.DataType:
+        st = _spark_types()
         return st.BinaryType()
 
     def spark_value(self, value):
@@ -238,6 +251,7 @@ class DecimalType(DataType):
         return "DECIMAL(%d, %d)" % (self.precision, self.scale)
 
     def spark_type(self) -> st.DataType:
+        st = _spark_types()
         return st.DecimalType(self.precision, self.scale)
 
     def spark_value(self, value):
@@ -278,6 +292,7 @@ class TimeType(_Precise):
     default_precision = 0
 
     def spark_type(self) -> st.DataType:
+        st = _spark_types()
         return st.TimeType(6)
 
     def spark_value(self, value):
@@ -291,6 +306,7 @@ class TimestampType(_Precise):
     """TIMESTAMP(p): a date and time without time zone (Spark's TIMESTAMP_NTZ)."""
 
     def spark_type(self) -> st.DataType:
+        st = _spark_types()
         return st.TimestampNTZType()
 
     def spark_value(self, value):
@@ -310,6 +326,7 @@ class LocalZonedTimestampType(_Precise):
         return self.truncate(value)
 
     def spark_type(self) -> st.DataType:
+        st = _spark_types()
         return st.TimestampType()
 
     def to_type_info(self) -> TypeInformation:
@@ -366,6 +383,7 @@ class YearMonthIntervalType(DataType):
         return text % self.precision if "%d" in text else text
 
     def spark_type(self) -> st.DataType:
+        st = _spark_types()
         return st.YearMonthIntervalType(st.YearMonthIntervalType.YEAR,
                                         st.YearMonthIntervalType.MONTH)
 
@@ -411,6 +429,7 @@ class DayTimeIntervalType(DataType):
         return "INTERVAL " + " TO ".join(parts)
 
     def spark_type(self) -> st.DataType:
+        st = _spark_types()
         return st.DayTimeIntervalType(st.DayTimeIntervalType.DAY,
                                       st.DayTimeIntervalType.SECOND)
 
@@ -427,6 +446,7 @@ class ArrayType(DataType):
         return "ARRAY<%s>" % self.element_type.summary_string()
 
     def spark_type(self) -> st.DataType:
+        st = _spark_types()
         return st.ArrayType(self.element_type.spark_type(), True)
 
     def spark_value(self, value):
@@ -453,6 +473,7 @@ class MultisetType(DataType):
         return "MULTISET<%s>" % self.element_type.summary_string()
 
     def spark_type(self) -> st.DataType:
+        st = _spark_types()
         return st.MapType(self.element_type.spark_type(), st.IntegerType(), True)
 
     def spark_value(self, value):
@@ -484,6 +505,7 @@ class MapType(DataType):
                                 self.value_type.summary_string())
 
     def spark_type(self) -> st.DataType:
+        st = _spark_types()
         return st.MapType(self.key_type.spark_type(), self.value_type.spark_type(), True)
 
     def spark_value(self, value):
@@ -568,6 +590,7 @@ class RowType(DataType):
                                      for f in self.fields)
 
     def spark_type(self) -> st.DataType:
+        st = _spark_types()
         return st.StructType([st.StructField(f.name, f.data_type.spark_type(), True)
                               for f in self.fields])
 
