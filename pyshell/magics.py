@@ -155,8 +155,11 @@ class PystreamMagics(Magics):
             what = expression
         else:
             raise UsageError("give a DataStream, e.g. %preview ds -n 5 (see %preview?)")
-        if not isinstance(value, DataStream):
-            raise UsageError("%s is a %s, not a DataStream" % (what, type(value).__name__))
+        from pystream.table import Table
+
+        if not isinstance(value, (DataStream, Table)):
+            raise UsageError("%s is a %s, not a DataStream or a Table" % (
+                what, type(value).__name__))
         return value
 
     def _cell_value(self, cell: str):
@@ -207,7 +210,8 @@ class PystreamMagics(Magics):
         streaming query until N rows, the timeout, or --idle seconds without new rows. The
         query is always stopped (also on Ctrl-C and on errors); the footer says why.
         """
-        from pyshell.preview import Limits, preview
+        from pyshell.preview import Limits, preview, preview_table
+        from pystream.table import Table
 
         args, expression = self._parse(self.preview, line)
         if args.n < 1 or args.timeout <= 0:
@@ -216,7 +220,10 @@ class PystreamMagics(Magics):
         limits = Limits(n=args.n, timeout=args.timeout, idle=args.idle or None)
         self._session()
         self.starter.make_way()
-        result = self._run(lambda cancel: preview(ds, limits, cancel, note=_note))
+        if isinstance(ds, Table):
+            result = self._run(lambda cancel: preview_table(ds, limits, cancel))
+        else:
+            result = self._run(lambda cancel: preview(ds, limits, cancel, note=_note))
         if result is None:
             return None
         from IPython.display import display
@@ -238,6 +245,8 @@ class PystreamMagics(Magics):
 
         args, expression = self._parse(self.watch, line)
         ds = self._stream(expression, cell)
+        if not hasattr(ds, "key_by"):  # a Table
+            raise UsageError("%watch of a Table is not built yet: %preview shows its rows")
         self._session()
         self.starter.make_way()
         out = live_output()

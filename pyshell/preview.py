@@ -248,6 +248,39 @@ def preview(ds, limits: Limits = Limits(), cancel: Optional[Cancellation] = None
             return _poll(tap, compiled.columns, limits, cancel, started, note)
 
 
+def preview_table(table, limits: Limits = Limits(),
+                  cancel: Optional[Cancellation] = None) -> PreviewResult:
+    """The leading rows of a Table; an updating table (STREAMING mode) shows its changelog,
+    each row with its ``op`` (+I, -U, +U, -D), as ``TableResult.print()`` does."""
+    from pystream.session import get_session
+
+    cancel = cancel or Cancellation()
+    started = time.monotonic()
+    job = table._t_env._job()
+    rel = table._rel
+    df, updating = job.frame(rel)
+    timer = threading.Timer(limits.startup + limits.timeout, cancel.cancel, args=("timeout",))
+    timer.daemon = True
+    rows: list = []
+    reason = "end"
+    with JobTag(get_session()) as tag:
+        cancel.on_cancel(tag.cancel)
+        timer.start()
+        try:
+            for row in job.rows(rel, (df.limit(limits.n + 1), updating)):
+                rows.append(([str(row.get_row_kind())] if job.streaming else []) + list(row))
+            reason = "rows" if len(rows) > limits.n else "end"
+        except Exception:
+            if not cancel.is_set():
+                raise
+            reason = cancel.reason
+        finally:
+            timer.cancel()
+    columns = (["op"] if job.streaming else []) + list(rel.schema.names)
+    return PreviewResult(columns, rows[:limits.n], len(rows), reason,
+                         time.monotonic() - started, limits)
+
+
 def _collect(compiled, limits: Limits, cancel: Cancellation, started: float) -> PreviewResult:
     from pystream.runtime.errors import spark_error
     from pystream.session import get_session

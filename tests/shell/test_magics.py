@@ -31,6 +31,22 @@ def test_preview_line_and_cell_forms(ip, streaming_env):
     assert (line.rows, line.reason, cell.rows, cell.reason) == ([1, 2], "rows", [2, 3, 4], "end")
 
 
+def test_preview_of_tables_shows_rows_and_changelogs(ip):
+    from pystream.table.expressions import col
+
+    t_env, bt_env = ip.user_ns["t_env"], ip.user_ns["bt_env"]
+    rows = [(1, "a"), (2, "b"), (3, "a")]
+    ip.user_ns["orders"] = bt_env.from_elements(rows, ["id", "name"])
+    ip.user_ns["counts"] = t_env.from_elements(rows, ["id", "name"]).group_by(
+        col("name")).select(col("name"), col("id").count.alias("n"))
+    batch = ip.run_line_magic("preview", "orders -n 2 -o")
+    changes = ip.run_line_magic("preview", "counts -o")
+    assert (batch.columns, batch.rows, batch.reason) == (["id", "name"], [[1, "a"], [2, "b"]],
+                                                          "rows")
+    assert changes.columns == ["op", "name", "n"]
+    assert changes.rows == [["+I", "a", 1], ["+I", "b", 1], ["-U", "a", 1], ["+U", "a", 2]]
+
+
 def test_explain_shows_graph_and_spark_plan(ip, streaming_env, capsys):
     ip.user_ns["nums"] = streaming_env.from_collection([1, 2, 3], Types.LONG())
     ip.run_line_magic("explain", "nums.map(lambda v: v + 1)")
