@@ -182,10 +182,71 @@ def _print_program_error(error: BaseException) -> None:
 
 
 USAGE = """usage: pystream run [options] (-py FILE | -pym MODULE) [program args...]
+       pystream sql [options] -f FILE.sql
 
 Commands:
   run    run a pystream program (pystream run --help for its options)
+  sql    run a Flink SQL script, like Flink's sql-client.sh -f (pystream sql --help)
 """
+
+
+def sql_parser() -> argparse.ArgumentParser:
+    """The options of ``pystream sql``: the script, where to run it, and its mode."""
+    p = argparse.ArgumentParser(
+        prog="pystream sql", allow_abbrev=False,
+        description="Run a Flink SQL script (statements separated by ';') on Spark, printing "
+                    "each statement's result as Flink's SQL client does in tableau mode.")
+    p.add_argument("-f", "--file", required=True, metavar="FILE.sql", help="the script")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--master", "-m", metavar="URL",
+                       help="Spark master: local[N] (default local[*]) or spark://host:port")
+    where.add_argument("--remote", metavar="URL", help="a Spark Connect server: sc://host:port")
+    p.add_argument("--batch", action="store_true",
+                   help="BATCH mode (default STREAMING, as in Flink's SQL client; a script's "
+                        "SET 'execution.runtime-mode' = 'batch' also switches)")
+    p.add_argument("--conf", "-c", metavar="KEY=VALUE", action="append", default=[],
+                   help="a Spark configuration property (repeatable)")
+    return p
+
+
+def run_sql(argv: Sequence[str]) -> int:
+    """``pystream sql -f script.sql``: runs the statements in order; the first failing one
+    prints its error (with the line and a caret for SQL that does not parse) and exits 1."""
+    p = sql_parser()
+    options = p.parse_args(list(argv))
+    if not os.path.isfile(options.file):
+        p.error("no such SQL script: %s" % options.file)
+    from dataclasses import replace
+
+    from pystream import session
+    from pystream.session import SessionSettings
+    from pystream.sql.parse import parse_statements
+    from pystream.sql.statements import execute_parsed
+    from pystream.table import EnvironmentSettings, TableEnvironment
+
+    base = SessionSettings.from_env()
+    conf = dict(base.conf)
+    conf.update(_conf(options.conf, p))
+    session.configure(replace(
+        base, master=options.master or (None if options.remote else base.master),
+        remote=options.remote or (None if options.master else base.remote), conf=conf))
+    settings = (EnvironmentSettings.in_batch_mode() if options.batch
+                else EnvironmentSettings.in_streaming_mode())
+    t_env = TableEnvironment.create(settings)
+    try:
+        with open(options.file, encoding="utf-8") as f:
+            statements = parse_statements(f.read())
+        for statement in statements:
+            execute_parsed(t_env, statement).print()
+        return 0
+    except PystreamError as e:
+        print("pystream: %s: %s" % (type(e).__name__, e), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("pystream: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        session.stop_session()
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -194,10 +255,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(USAGE, end="")
         return 0 if argv else 2
-    if argv[0] != "run":
+    commands = {"run": run, "sql": run_sql}
+    if argv[0] not in commands:
         print("pystream: unknown command %r\n%s" % (argv[0], USAGE), end="", file=sys.stderr)
         return 2
-    return run(argv[1:])
+    return commands[argv[0]](argv[1:])
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from pystream.table.table_result import TableResult
 from pystream.table.types import DataTypes
 from pystream.util.exceptions import ValidationException
 
-__all__ = ["execute", "query", "insert_plan", "HANDLERS"]
+__all__ = ["execute", "execute_parsed", "query", "insert_plan", "HANDLERS"]
 
 QUERIES = (exp.Select, exp.Union, exp.Intersect, exp.Except, exp.Values, exp.Subquery)
 
@@ -38,14 +38,19 @@ def query(t_env, sql: str) -> ops.Rel:
 
 
 def execute(t_env, sql: str) -> TableResult:
-    node = parse_statement(sql)
+    """Runs one statement given as text (``execute_sql``)."""
+    return execute_parsed(t_env, parse_statement(sql))
+
+
+def execute_parsed(t_env, node: exp.Expression) -> TableResult:
+    """Runs one parsed statement (a script's statements come parsed, ``pystream sql -f``)."""
     for cls, handler in HANDLERS.items():
         if isinstance(node, cls):
             return handler(t_env, node)
     name = type(node).__name__
     handler = NAMED_HANDLERS.get(name)
     if handler is None:
-        raise UnsupportedFeatureError("the SQL statement %s" % (sql.strip().split()[0].upper()))
+        raise UnsupportedFeatureError("the SQL statement %s" % node.sql().split()[0].upper())
     return handler(t_env, node)
 
 
