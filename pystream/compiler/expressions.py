@@ -209,6 +209,11 @@ def to_column(expr: ex.Expr, schema: Schema) -> Column:
         return F.lit(expr.name)
     if isinstance(expr, ex.Call):
         return _call_column(expr, schema)
+    if isinstance(expr, ex.UserCall):
+        from pystream.compiler.udfs import scalar_udf_column
+
+        return scalar_udf_column(expr.function, [to_column(a, schema) for a in expr.args],
+                                 [type_of(a, schema) for a in expr.args])
     raise UnsupportedFeatureError("expression %s in a Spark plan" % (expr,))
 
 

@@ -155,6 +155,11 @@ def _spark_rows(df) -> Iterator:
         yield from df.toLocalIterator()
     except Exception as e:
         if type(e).__module__.startswith(("pyspark", "py4j")):
+            from pystream.runtime.errors import find_report, job_error_from
+
+            report = find_report(str(e))  # a user function failed: its line and row
+            if report is not None:
+                raise job_error_from(report) from None
             raise TableException("The Table job failed: %s" % _spark_message(str(e))) from None
         raise
 

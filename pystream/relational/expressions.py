@@ -8,13 +8,14 @@ names and deriving types on the way.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Optional, Tuple
 
 from pystream.table.types import DataType
 
 __all__ = ["Expr", "Column", "Literal", "Call", "Alias", "Cast", "Star", "Symbol",
-           "ColumnRange", "OverCall", "Ordering", "WindowRef", "SubQuery", "UserCall", "walk"]
+           "ColumnRange", "OverCall", "Ordering", "WindowRef", "SubQuery", "UserCall", "walk",
+           "transform"]
 
 
 class Expr:
@@ -159,3 +160,20 @@ def walk(expr: Expr):
     yield expr
     for child in expr.children():
         yield from walk(child)
+
+
+def transform(expr: Expr, fn) -> Expr:
+    """``expr`` with ``fn`` applied to every node, children first (``fn`` returns the node
+    to use, itself when unchanged)."""
+    changes = {}
+    for f in fields(expr):
+        value = getattr(expr, f.name)
+        if isinstance(value, Expr):
+            new = transform(value, fn)
+        elif isinstance(value, tuple) and value and all(isinstance(v, Expr) for v in value):
+            new = tuple(transform(v, fn) for v in value)
+        else:
+            continue
+        if new is not value:
+            changes[f.name] = new
+    return fn(replace(expr, **changes) if changes else expr)

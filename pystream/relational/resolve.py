@@ -20,6 +20,7 @@ from pystream.relational.expressions import (
     OverCall,
     Star,
     Symbol,
+    UserCall,
     WindowRef,
     walk,
 )
@@ -72,6 +73,10 @@ def _derive(expr: Expr, schema: Schema) -> DataType:
         return expr.to.nullable() if expr.safe or source.is_nullable else expr.to
     if isinstance(expr, OverCall):
         return type_of(expr.agg, schema)
+    if isinstance(expr, UserCall):
+        for a in expr.args:
+            type_of(a, schema)  # unknown columns fail here, listing the fields
+        return expr.function.result_type
     if isinstance(expr, (Star, ColumnRange)):
         raise ValidationException("'*' and column ranges are allowed only as select fields.")
     if isinstance(expr, (Symbol, WindowRef)):

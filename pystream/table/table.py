@@ -24,8 +24,9 @@ __all__ = ["Table", "GroupedTable", "GroupWindowedTable", "WindowGroupedTable",
            "OverWindowedTable"]
 
 
-def _nodes(fields) -> List[ex.Expr]:
-    """Expression nodes of select-like arguments (Expressions, or strings of SQL expressions)."""
+def _nodes(fields, t_env) -> List[ex.Expr]:
+    """Expression nodes of select-like arguments (Expressions, or strings of SQL
+    expressions); calls of functions registered in ``t_env`` become calls of those."""
     result = []
     for f in fields:
         if isinstance(f, str):
@@ -34,7 +35,7 @@ def _nodes(fields) -> List[ex.Expr]:
             result.extend(_split_select_string(f, call_sql))
         else:
             result.append(to_node(f))
-    return result
+    return [t_env._with_user_functions(node) for node in result]
 
 
 def _split_select_string(text: str, call_sql) -> List[ex.Expr]:
@@ -72,24 +73,26 @@ class Table:
     # projection and filtering
     def select(self, *fields: Union[Expression, str]) -> "Table":
         """Selects fields and expressions (aggregates without group_by aggregate all rows)."""
-        return self._with(build.project(self._rel, _nodes(fields)))
+        return self._with(build.project(self._rel, _nodes(fields, self._t_env)))
 
     def where(self, predicate: Union[Expression, str]) -> "Table":
         """Keeps the rows for which ``predicate`` is true."""
-        return self._with(build.filter_(self._rel, _nodes([predicate])[0]))
+        return self._with(build.filter_(self._rel, _nodes([predicate], self._t_env)[0]))
 
     filter = where
 
     def add_columns(self, *fields: Union[Expression, str]) -> "Table":
-        return self._with(build.add_columns(self._rel, _nodes(fields), replace_existing=False))
+        return self._with(build.add_columns(self._rel, _nodes(fields, self._t_env),
+                                            replace_existing=False))
 
     def add_or_replace_columns(self, *fields: Union[Expression, str]) -> "Table":
-        return self._with(build.add_columns(self._rel, _nodes(fields), replace_existing=True))
+        return self._with(build.add_columns(self._rel, _nodes(fields, self._t_env),
+                                            replace_existing=True))
 
     def rename_columns(self, *fields: Union[Expression, str]) -> "Table":
         """Renames fields: ``rename_columns(col('a').alias('x'))``."""
         renames = {}
-        for node in _nodes(fields):
+        for node in _nodes(fields, self._t_env):
             if not (isinstance(node, ex.Alias) and isinstance(node.expr, ex.Column)):
                 raise ValidationException("rename_columns expects field.alias(name), not %s" %
                                           node)
@@ -100,7 +103,7 @@ class Table:
 
     def drop_columns(self, *fields: Union[Expression, str]) -> "Table":
         names = []
-        for node in _nodes(fields):
+        for node in _nodes(fields, self._t_env):
             if not isinstance(node, ex.Column):
                 raise ValidationException("drop_columns expects field references, not %s" % node)
             names.append(node.name)
@@ -116,7 +119,7 @@ class Table:
 
     # grouping and windows
     def group_by(self, *fields: Union[Expression, str]) -> "GroupedTable":
-        return GroupedTable(self, _nodes(fields))
+        return GroupedTable(self, _nodes(fields, self._t_env))
 
     def window(self, window: GroupWindow) -> "GroupWindowedTable":
         return GroupWindowedTable(self, window)
@@ -142,7 +145,7 @@ class Table:
 
     def _join(self, right: "Table", kind: str, predicate) -> "Table":
         self._check_same_env(right)
-        condition = None if predicate is None else _nodes([predicate])[0]
+        condition = None if predicate is None else _nodes([predicate], self._t_env)[0]
         return self._with(build.join(self._rel, right._rel, kind, condition))
 
     def _check_same_env(self, other: "Table") -> None:
@@ -151,7 +154,7 @@ class Table:
 
     # sorting and limits
     def order_by(self, *fields: Union[Expression, str]) -> "Table":
-        return self._with(build.sort(self._rel, _nodes(fields)))
+        return self._with(build.sort(self._rel, _nodes(fields, self._t_env)))
 
     def offset(self, offset: int) -> "Table":
         return self._with(build.sort(self._rel, (), offset=offset))
@@ -226,7 +229,8 @@ class GroupedTable:
         self._keys = keys
 
     def select(self, *fields: Union[Expression, str]) -> Table:
-        rel = build.aggregate(self._table._rel, self._keys, _nodes(fields))
+        rel = build.aggregate(self._table._rel, self._keys,
+                              _nodes(fields, self._table._t_env))
         return self._table._with(rel)
 
     def aggregate(self, func):
@@ -246,7 +250,7 @@ class GroupWindowedTable:
         self._window = window._window
 
     def group_by(self, *fields: Union[Expression, str]) -> "WindowGroupedTable":
-        keys = _nodes(fields)
+        keys = _nodes(fields, self._table._t_env)
         aliases = [k for k in keys if isinstance(k, ex.Column) and k.name == self._window.alias]
         if not aliases:
             raise ValidationException(
@@ -263,7 +267,7 @@ class WindowGroupedTable:
 
     def select(self, *fields: Union[Expression, str]) -> Table:
         rel = build.window_aggregate(self._table._rel, self._window, self._keys,
-                                     _nodes(fields))
+                                     _nodes(fields, self._table._t_env))
         return self._table._with(rel)
 
 
@@ -276,7 +280,7 @@ class OverWindowedTable:
 
     def select(self, *fields: Union[Expression, str]) -> Table:
         rel = self._table._rel
-        exprs = build._expand_all(_nodes(fields), rel.schema)
+        exprs = build._expand_all(_nodes(fields, self._table._t_env), rel.schema)
         over_rel, rewritten = build.with_over(rel, exprs, self._windows)
         return self._table._with(build.project(over_rel, [
             e if isinstance(e, ex.Alias) else ex.Alias(e, (output_name(orig, i),))

@@ -48,6 +48,7 @@ class TableEnvironment:
                                         settings.get_built_in_database_name())
         self._stream_env = stream_env
         self._anonymous: Dict[str, Table] = {}
+        self._functions: Dict[str, Any] = {}  # lower-case name -> user-defined function
 
     @staticmethod
     def create(environment_settings=None) -> "TableEnvironment":
@@ -196,12 +197,52 @@ class TableEnvironment:
         return self._catalogs.list_temporary_views()
 
     def list_user_defined_functions(self) -> List[str]:
-        return []
+        return sorted(self._functions)
 
     def list_functions(self) -> List[str]:
         from pystream.relational.functions import FUNCTIONS
 
-        return sorted(FUNCTIONS)
+        return sorted(set(FUNCTIONS) | set(self._functions))
+
+    # -- user-defined functions --------------------------------------------------------------
+    def create_temporary_system_function(self, name: str, function) -> None:
+        """Registers a user-defined function under ``name`` (``call('name', ...)``, SQL)."""
+        self._register_function(name, function)
+
+    def create_temporary_function(self, path: str, function) -> None:
+        self._register_function(path, function)
+
+    def create_function(self, path: str, function_class_name, ignore_if_exists: bool = False):
+        if isinstance(function_class_name, str):
+            function_class_name = _load_function(function_class_name)
+        if ignore_if_exists and path.split(".")[-1].lower() in self._functions:
+            return
+        self._register_function(path, function_class_name)
+
+    def drop_temporary_system_function(self, name: str) -> bool:
+        return self._functions.pop(name.lower(), None) is not None
+
+    drop_temporary_function = drop_function = drop_temporary_system_function
+
+    def _register_function(self, path: str, function) -> None:
+        from pystream.table.udf import UserDefinedScalarFunctionWrapper
+
+        if not isinstance(function, UserDefinedScalarFunctionWrapper):
+            raise ValidationException(
+                "%s is not a user-defined function: make one with udf(...)" % (function,))
+        self._functions[path.split(".")[-1].lower()] = function
+
+    def _with_user_functions(self, node: ex.Expr) -> ex.Expr:
+        """``node`` with calls of registered functions by name made calls of them."""
+        if not self._functions:
+            return node
+
+        def resolve(e: ex.Expr) -> ex.Expr:
+            if isinstance(e, ex.Call) and e.name in self._functions:
+                return ex.UserCall(self._functions[e.name], e.args)
+            return e
+
+        return ex.transform(node, resolve)
 
     def get_current_catalog(self) -> str:
         return self._catalogs.current_catalog
@@ -347,6 +388,18 @@ class StreamTableEnvironment(TableEnvironment):
         env = self._stream_env or StreamExecutionEnvironment.get_execution_environment()
         return env._source(TableSource(job, table._rel), "Source: Table", type_info)
 
+
+
+def _load_function(qualified_name: str):
+    """``module.name`` of a user-defined function (``CREATE FUNCTION f AS 'm.f'``)."""
+    import importlib
+
+    module, _, name = qualified_name.rpartition(".")
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError, ValueError) as e:
+        raise ValidationException("Cannot load the function '%s': %s" % (qualified_name, e)) \
+            from None
 
 
 def _field_name(field) -> str:

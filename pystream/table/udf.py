@@ -1,0 +1,218 @@
+"""User-defined functions of the Table API (``pyflink.table.udf``).
+
+``udf`` makes a scalar function usable in ``select``, ``where`` and SQL: a plain function, a
+lambda, a callable or a ``ScalarFunction``, with ``func_type='pandas'`` for one taking and
+returning pandas Series. Calling the wrapper with expressions builds a ``UserCall`` node; the
+compiler runs it as an Arrow-batched Spark Python UDF (``pystream.compiler.udfs``), so Python
+runs only where the program wrote Python.
+
+>>> add_one = udf(lambda i: i + 1, result_type=DataTypes.BIGINT())
+>>> table.select(add_one(col('a')))                             # doctest: +SKIP
+
+Table, aggregate and table-aggregate functions (``udtf``, ``udaf``, ``udtaf``) have their
+PyFlink classes here; running them is not built yet and says so.
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+from typing import Callable, List, Optional, Union
+
+from pystream.errors import UnsupportedFeatureError
+from pystream.table.types import DataType
+
+__all__ = ["FunctionContext", "UserDefinedFunction", "ScalarFunction", "TableFunction",
+           "AggregateFunction", "TableAggregateFunction", "udf", "udtf", "udaf", "udtaf",
+           "UserDefinedScalarFunctionWrapper"]
+
+
+class FunctionContext:
+    """What ``open()`` of a user-defined function receives: the job's parameters."""
+
+    def __init__(self, job_parameters: Optional[dict] = None):
+        self._job_parameters = dict(job_parameters or {})
+
+    def get_job_parameter(self, key: str, default_value: str) -> str:
+        return self._job_parameters.get(key, default_value)
+
+    def get_metric_group(self):
+        raise UnsupportedFeatureError("metrics in user-defined functions (not built yet)")
+
+
+class UserDefinedFunction:
+    """Base of user-defined functions: ``open`` once per worker before the first call,
+    ``close`` at the end."""
+
+    def open(self, function_context: FunctionContext) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def is_deterministic(self) -> bool:
+        return True
+
+
+class ScalarFunction(UserDefinedFunction):
+    """A scalar function: ``eval(*args)`` gives one value per row."""
+
+    def eval(self, *args):
+        raise NotImplementedError
+
+
+class TableFunction(UserDefinedFunction):
+    """A table function: ``eval(*args)`` yields rows (``join_lateral``)."""
+
+    def eval(self, *args):
+        raise NotImplementedError
+
+
+class AggregateFunction(UserDefinedFunction):
+    """An aggregate function: an accumulator per group."""
+
+    def get_value(self, accumulator):
+        raise NotImplementedError
+
+    def create_accumulator(self):
+        raise NotImplementedError
+
+    def accumulate(self, accumulator, *args):
+        raise NotImplementedError
+
+
+class TableAggregateFunction(UserDefinedFunction):
+    """A table aggregate function: emits rows per group."""
+
+    def emit_value(self, accumulator):
+        raise NotImplementedError
+
+    def create_accumulator(self):
+        raise NotImplementedError
+
+    def accumulate(self, accumulator, *args):
+        raise NotImplementedError
+
+
+def _data_type(value: Union[DataType, str, None]) -> Optional[DataType]:
+    if isinstance(value, str):
+        from pystream.sql.types import parse_data_type
+
+        return parse_data_type(value)
+    return value
+
+
+def _defined_at() -> str:
+    """``file.py:12``: where the program made the function (for its errors)."""
+    here = __file__
+    for frame in inspect.stack()[2:]:
+        if frame.filename != here and "functools" not in frame.filename:
+            return "%s:%d" % (frame.filename.rsplit("/", 1)[-1], frame.lineno)
+    return "?"
+
+
+class UserDefinedScalarFunctionWrapper:
+    """A scalar function ready for use: call it with expressions (``f(col('a'))``)."""
+
+    def __init__(self, func: Union[Callable, ScalarFunction], input_types, result_type,
+                 func_type: str = "general", deterministic: Optional[bool] = None,
+                 name: Optional[str] = None):
+        if result_type is None:
+            raise TypeError("Invalid returnType: returnType should be DataType or str but is "
+                            "None")
+        if func_type not in ("general", "pandas"):
+            raise ValueError("The func_type must be one of 'general, pandas', got %s."
+                             % func_type)
+        self._func = func
+        self._input_types = [_data_type(t) for t in input_types] if isinstance(
+            input_types, (list, tuple)) else ([_data_type(input_types)] if input_types else None)
+        self._result_type = _data_type(result_type)
+        self._func_type = func_type
+        self._deterministic = deterministic if deterministic is not None else (
+            func.is_deterministic() if isinstance(func, UserDefinedFunction) else True)
+        self._name = name or _function_name(func)
+        self._defined_at = _defined_at()
+
+    @property
+    def result_type(self) -> DataType:
+        return self._result_type
+
+    @property
+    def func_type(self) -> str:
+        return self._func_type
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def label(self) -> str:
+        """How errors name it: ``ScalarFunction 'add_one' (job.py:7)``."""
+        return "ScalarFunction '%s' (%s)" % (self._name, self._defined_at)
+
+    @property
+    def function(self) -> Union[Callable, ScalarFunction]:
+        return self._func
+
+    def __call__(self, *args):
+        from pystream.relational import expressions as ex
+        from pystream.table.expression import Expression, to_node
+
+        return Expression(ex.UserCall(self, tuple(to_node(a) for a in args)))
+
+    def __repr__(self) -> str:
+        return "<udf %s -> %s>" % (self._name, self._result_type.summary_string())
+
+
+class _NotYetWrapper:
+    """``udtf``/``udaf``/``udtaf`` results: PyFlink's objects, not runnable here yet."""
+
+    def __init__(self, kind: str, func):
+        self._kind = kind
+        self._func = func
+
+    def __call__(self, *args):
+        raise UnsupportedFeatureError("%s (Python %s functions in the Table API: not built "
+                                      "yet)" % (_function_name(self._func), self._kind))
+
+
+def _function_name(func) -> str:
+    if isinstance(func, functools.partial):
+        func = func.func
+    name = getattr(func, "__name__", None) or type(func).__name__
+    return name
+
+
+def udf(f: Union[Callable, ScalarFunction, None] = None, input_types=None,
+        result_type: Union[DataType, str, None] = None, deterministic: Optional[bool] = None,
+        name: Optional[str] = None, func_type: str = "general"):
+    """A scalar function from a function, lambda, callable or ScalarFunction; also a
+    decorator (``@udf(result_type='BIGINT')``)."""
+    if f is None:
+        return functools.partial(udf, input_types=input_types, result_type=result_type,
+                                 deterministic=deterministic, name=name, func_type=func_type)
+    return UserDefinedScalarFunctionWrapper(f, input_types, result_type, func_type,
+                                            deterministic, name)
+
+
+def _not_yet(name: str, kind: str):
+    def make(f=None, *args, **kwargs):
+        if f is None:
+            return lambda g: _NotYetWrapper(kind, g)
+        return _NotYetWrapper(kind, f)
+    make.__name__ = name
+    make.__doc__ = "PyFlink's %s functions (running them: not built yet)." % kind
+    return make
+
+
+udtf = _not_yet("udtf", "table")
+udaf = _not_yet("udaf", "aggregate")
+udtaf = _not_yet("udtaf", "table aggregate")
+
+
+def python_callable(func: Union[Callable, ScalarFunction]) -> Callable:
+    """The plain function to call per row (a ScalarFunction's ``eval``)."""
+    return func.eval if isinstance(func, ScalarFunction) else func
+
+
+def input_types_of(wrapper: UserDefinedScalarFunctionWrapper) -> Optional[List[DataType]]:
+    return wrapper._input_types

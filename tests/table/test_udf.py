@@ -1,0 +1,63 @@
+"""Python scalar functions in Table programs: ``udf`` over functions, lambdas and
+ScalarFunctions, pandas functions, registration by name, and errors that name the function."""
+import pytest
+
+from pystream.errors import JobExecutionError, UnsupportedFeatureError
+from pystream.table import DataTypes
+from pystream.table.expressions import call, col
+from pystream.table.udf import ScalarFunction, udf, udtf
+from tests.table.conftest import rows
+
+
+@pytest.fixture
+def words(t_env):
+    return t_env.from_elements([(1, "a"), (2, "bb"), (3, "ccc")], ["id", "word"])
+
+
+class Scaled(ScalarFunction):
+    def open(self, function_context):
+        self.factor = 10
+
+    def eval(self, i):
+        return i * self.factor
+
+
+def test_functions_lambdas_and_scalar_functions(words):
+    add_one = udf(lambda i: i + 1, result_type=DataTypes.BIGINT())
+
+    @udf(result_type=DataTypes.STRING())
+    def shout(s):
+        return s.upper() + "!"
+
+    scaled = udf(Scaled(), result_type=DataTypes.BIGINT())
+    result = words.where(add_one(col("id")) > 2).select(
+        add_one(col("id")), shout(col("word")).alias("loud"), scaled(col("id")))
+    assert result.get_schema().get_field_names() == ["_c0", "loud", "_c2"]
+    assert sorted(rows(result)) == [(3, "BB!", 20), (4, "CCC!", 30)]
+
+
+def test_a_pandas_function_takes_and_gives_series(words):
+    length = udf(lambda s: s.str.len(), result_type=DataTypes.BIGINT(), func_type="pandas")
+    assert sorted(rows(words.select(length(col("word"))))) == [(1,), (2,), (3,)]
+
+
+def test_a_registered_function_is_called_by_name(t_env, words):
+    t_env.create_temporary_system_function("twice", udf(lambda i: 2 * i,
+                                                        result_type=DataTypes.BIGINT()))
+    assert "twice" in t_env.list_user_defined_functions()
+    assert sorted(rows(words.select(call("twice", col("id"))))) == [(2,), (4,), (6,)]
+
+
+def test_a_failing_function_names_itself_its_line_and_the_row(words):
+    inverse = udf(lambda i: 1 // (i - 2), result_type=DataTypes.BIGINT())
+    with pytest.raises(JobExecutionError) as raised:
+        words.select(inverse(col("id"))).execute().print()
+    text = str(raised.value)
+    assert "ZeroDivisionError" in text and "ScalarFunction '<lambda>' (test_udf.py:" in text
+    assert "record: (2,)" in text and "1 // (i - 2)" in text
+
+
+def test_table_functions_say_they_are_not_built_yet(words):
+    split = udtf(lambda s: [(c,) for c in s], result_types=[DataTypes.STRING()])
+    with pytest.raises(UnsupportedFeatureError, match="table functions"):
+        split(col("word"))
