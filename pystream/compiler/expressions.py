@@ -118,6 +118,8 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "if": _if, "case": _case, "coalesce": _call("coalesce"), "nullif": _call("nullif"),
     "concat": _call("concat"), "concat_ws": _call("concat_ws"),
     "upper": _call("upper"), "lower": _call("lower"), "init_cap": _call("initcap"),
+    "json_value": _call("get_json_object"), "json_query": _call("get_json_object"),
+    "json_exists": _op(lambda s, path: F.get_json_object(s, path).isNotNull()),
     "char_length": _call("char_length"), "substring": _substring, "trim": _trim,
     "ltrim": _call("ltrim"), "rtrim": _call("rtrim"), "replace": _call("replace"),
     "like": _op(lambda a, b: F.call_function("like", a, b)),

@@ -142,6 +142,30 @@ def _project(node: ops.Project, ctx: Context) -> Frame:
     return _select(frame, ctx, columns)
 
 
+def _correlate(node: ops.Correlate, ctx: Context) -> Frame:
+    """A table function's rows per input row: a Python UDF giving an array of structs,
+    exploded (``inline_outer`` keeps rows it gives nothing for, with NULLs)."""
+    from pystream.compiler.udfs import table_udf_column
+
+    frame = translate(node.input, ctx)
+    schema = node.input.schema
+    call = node.call
+    rows = table_udf_column(call.function, [to_column(a, schema) for a in call.args],
+                            [type_of(a, schema) for a in call.args])
+    kept = [quoted(n) for n in schema.names] if node.keep_input else []
+    system = [F.col(c) for c in frame.system_columns(ctx)]
+    explode = F.inline_outer if node.kind == "left" else F.inline
+    exploded = frame.df.select(*kept, *system, explode(rows))
+    own = node.schema.fields[len(kept):]
+    produced = call.function.result_type.field_names()
+    columns = kept + [quoted(p).alias(f.name) for p, f in zip(produced, own)]
+    df = exploded.select(*columns, *system)
+    if ctx.changelog:  # rows from one input row keep its place in the input's order
+        df = df.withColumn(SEQ, F.col(SEQ) * 1000 + F.row_number().over(
+            Window.partitionBy(SEQ).orderBy(F.lit(0))) - 1)
+    return replace(frame, df=df)
+
+
 def _filter(node: ops.Filter, ctx: Context) -> Frame:
     frame = translate(node.input, ctx)
     condition = node.condition
@@ -361,6 +385,7 @@ TRANSLATIONS: Dict[type, Callable[[ops.Rel, Context], Frame]] = {
     ops.Values: _values,
     ops.ConnectorScan: _connector_scan,
     ops.StreamScan: _stream_scan,
+    ops.Correlate: _correlate,
     ops.Project: _project,
     ops.Filter: _filter,
     ops.Aggregate: _aggregate,

@@ -11,7 +11,7 @@ from pyspark.sql import functions as F
 from pystream.table.types import DataType
 from pystream.table.udf import FunctionContext, UserDefinedFunction, python_callable
 
-__all__ = ["scalar_udf_column"]
+__all__ = ["scalar_udf_column", "table_udf_column"]
 
 
 class ScalarEvaluator:
@@ -60,6 +60,40 @@ class PandasEvaluator(ScalarEvaluator):
         if not isinstance(result, pd.Series):
             result = pd.Series([result] * len(series[0]) if series else [result])
         return result
+
+
+class TableEvaluator(ScalarEvaluator):
+    """Calls a table function on one row's values: the rows it yields, as a list of tuples
+    (a single value yielded is a one-field row)."""
+
+    def __call__(self, *values: Any) -> Any:
+        from pystream.runtime.errors import operator_failure
+
+        if not self._opened:
+            self._open()
+        args = [t.python_value(v) for t, v in zip(self.arg_types, values)]
+        try:
+            produced = self._call(*args)
+            rows = [] if produced is None else list(produced)
+        except Exception as e:  # noqa: BLE001 - the user's error, reported with its row
+            raise operator_failure(e, self.label, tuple(args)) from None
+        return [self.result_type.spark_value(_as_row(r)) for r in rows]
+
+
+def _as_row(item: Any):
+    """A yielded row: a Row, tuple or list as it is, any other value a one-field row."""
+    return item if isinstance(item, (tuple, list)) or hasattr(item, "get_row_kind") \
+        else (item,)
+
+
+def table_udf_column(wrapper, args: List[Column], arg_types: List[DataType]) -> Column:
+    """An array of the rows a table function gives for ``args`` (to be exploded)."""
+    from pyspark.sql import types as st
+
+    row = wrapper.result_type
+    run = F.udf(TableEvaluator(wrapper, arg_types, row), st.ArrayType(row.spark_type()),
+                useArrow=True)
+    return run(*args)
 
 
 def scalar_udf_column(wrapper, args: List[Column], arg_types: List[DataType]) -> Column:

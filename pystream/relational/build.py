@@ -27,8 +27,8 @@ from pystream.table import type_rules
 from pystream.table.types import LocalZonedTimestampType, TimestampType
 from pystream.util.exceptions import ValidationException
 
-__all__ = ["project", "filter_", "aggregate", "window_aggregate", "join", "set_op", "sort",
-           "distinct", "with_over", "rename_all", "drop", "add_columns"]
+__all__ = ["project", "correlate", "filter_", "aggregate", "window_aggregate", "join", "set_op",
+           "sort", "distinct", "with_over", "rename_all", "drop", "add_columns"]
 
 
 TIMESTAMPS = (TimestampType, LocalZonedTimestampType)
@@ -46,6 +46,37 @@ def project(rel: ops.Rel, exprs: Sequence[ex.Expr], sql: bool = False) -> ops.Re
     if _is_identity(rel, exprs, fields):
         return rel
     return ops.Project(schema=Schema(tuple(fields)).check_unique(), input=rel, exprs=tuple(exprs))
+
+
+def correlate(rel: ops.Rel, call: ex.Expr, kind: str = "inner",
+              condition: Optional[ex.Expr] = None, keep_input: bool = True) -> ops.Rel:
+    """``rel`` joined with the rows of a table function call (``f(col('a')).alias('x')``;
+    a call without arguments takes the whole row)."""
+    names: Tuple[str, ...] = ()
+    if isinstance(call, ex.Alias):
+        call, names = call.expr, call.names
+    if not (isinstance(call, ex.UserCall) and getattr(call.function, "is_table_function",
+                                                      False)):
+        raise ValidationException("join_lateral and flat_map take a table function call "
+                                  "(udtf), not %s." % (call,))
+    if not call.args:  # the function takes the whole row
+        call = ex.UserCall(call.function, (ex.Call("row", tuple(
+            ex.Column(n) for n in rel.schema.names)),))
+    for a in call.args:
+        type_of(a, rel.schema)  # unknown columns fail here, listing the fields
+    row = call.function.result_type
+    if names and len(names) != len(row.fields):
+        raise ValidationException("The table function gives %d fields, %d aliases were given."
+                                  % (len(row.fields), len(names)))
+    fields = tuple(Field(n, f.data_type.nullable() if kind == "left" else f.data_type)
+                   for n, f in zip(names or row.field_names(), row.fields))
+    schema = Schema((rel.schema.fields if keep_input else ()) + fields).check_unique()
+    node: ops.Rel = ops.Correlate(schema=schema, input=rel, call=call, kind=kind,
+                                  keep_input=keep_input)
+    if condition is not None and not (isinstance(condition, ex.Literal)
+                                      and condition.value is True):
+        node = filter_(node, condition)
+    return node
 
 
 def _unique_derived_names(fields: List[Field], exprs: Sequence[ex.Expr]) -> List[Field]:
@@ -110,7 +141,7 @@ def aggregate(rel: ops.Rel, keys: Sequence[ex.Expr], exprs: Sequence[ex.Expr],
     substitutions = {call: ex.Column(name) for call, name in calls.items()}
     substitutions.update({k: ex.Column(f.name) for k, f in zip(keys, key_fields)
                           if not isinstance(k, ex.Column)})
-    rewritten = [_keep_name(_substitute(e, substitutions), e, i, sql)
+    rewritten = [_keep_name(_substitute(e, substitutions), e, i, sql, calls)
                  for i, e in enumerate(exprs)]
     _check_grouped(rewritten, schema, keys)
     if having is not None:
@@ -128,10 +159,14 @@ def _check_grouped(exprs, schema: Schema, keys) -> None:
                         node.name, ", ".join(str(k) for k in keys)))
 
 
-def _keep_name(new: ex.Expr, old: ex.Expr, index: int, sql: bool) -> ex.Expr:
-    """``new`` under the name ``old`` had in the select list."""
+def _keep_name(new: ex.Expr, old: ex.Expr, index: int, sql: bool,
+               calls: Dict[ex.Expr, str]) -> ex.Expr:
+    """``new`` under the name ``old`` had in the select list; in the Table API an
+    aggregate call of its own is ``EXPR$<k>``, k counting the aggregates, as in Flink."""
     if new == old or isinstance(old, ex.Alias):
         return new
+    if not sql and old in calls:
+        return ex.Alias(new, ("EXPR$%d" % list(calls).index(old),))
     return ex.Alias(new, (output_name(old, index, sql),))
 
 
@@ -181,7 +216,7 @@ def window_aggregate(rel: ops.Rel, window: ops.GroupWindow, keys: Sequence[ex.Ex
         properties=tuple(ex.Alias(p, (n,)) for p, n in properties.items()))
     mapping = {**{c: ex.Column(n) for c, n in calls.items()},
                **{p: ex.Column(n) for p, n in properties.items()}}
-    rewritten = [_keep_name(_substitute(e, mapping), e, i, sql) for i, e in enumerate(exprs)]
+    rewritten = [_keep_name(_substitute(e, mapping), e, i, sql, calls) for i, e in enumerate(exprs)]
     _check_grouped(rewritten, schema, keys)
     return project(node, rewritten, sql=sql)
 
@@ -206,7 +241,7 @@ def with_over(rel: ops.Rel, exprs: Sequence[ex.Expr],
     node = ops.Over(schema=Schema(rel.schema.fields + fields), input=rel,
                     aggregates=tuple(ex.Alias(resolved[c], (n,)) for c, n in calls.items()))
     mapping = {c: ex.Column(n) for c, n in calls.items()}
-    return node, [_keep_name(_substitute(e, mapping), e, i, False) for i, e in enumerate(exprs)]
+    return node, [_keep_name(_substitute(e, mapping), e, i, False, {}) for i, e in enumerate(exprs)]
 
 
 def join(left: ops.Rel, right: ops.Rel, kind: str, condition: Optional[ex.Expr]) -> ops.Rel:

@@ -121,6 +121,8 @@ _SCALAR = {
     # strings
     "concat": returns(STRING), "concat_ws": returns(STRING),
     "upper": returns(STRING), "lower": returns(STRING), "init_cap": returns(STRING),
+    "json_value": returns(STRING, "always"), "json_query": returns(STRING, "always"),
+    "json_exists": returns(BOOLEAN),
     "char_length": returns(INT), "substring": returns(STRING), "trim": returns(STRING),
     "ltrim": returns(STRING), "rtrim": returns(STRING), "replace": returns(STRING),
     "like": returns(BOOLEAN), "not_like": returns(BOOLEAN), "similar": returns(BOOLEAN),

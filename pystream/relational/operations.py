@@ -13,7 +13,8 @@ from typing import Any, Dict, Optional, Tuple
 from pystream.relational.expressions import Expr, Ordering
 from pystream.relational.schema import Schema
 
-__all__ = ["Rel", "Values", "ConnectorScan", "StreamScan", "Project", "Filter", "Aggregate",
+__all__ = ["Rel", "Values", "ConnectorScan", "StreamScan", "Project", "Correlate", "Filter",
+           "Aggregate",
            "Join", "SetOp", "Sort", "Distinct", "GroupWindow", "WindowAggregate", "OverWindow",
            "Over", "walk"]
 
@@ -75,6 +76,23 @@ class Project(Rel):
 
     input: Rel
     exprs: Tuple[Expr, ...]
+
+    @property
+    def inputs(self):
+        return (self.input,)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Correlate(Rel):
+    """Each input row joined with the rows a table function gives for it (``join_lateral``,
+    ``flat_map``): ``call`` is a UserCall of the function; ``kind`` 'inner' or 'left'
+    (a row with no result kept, with NULLs); ``keep_input`` False keeps only the function's
+    fields (``flat_map``)."""
+
+    input: Rel
+    call: Expr
+    kind: str = "inner"
+    keep_input: bool = True
 
     @property
     def inputs(self):

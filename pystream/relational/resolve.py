@@ -25,7 +25,7 @@ from pystream.relational.expressions import (
     walk,
 )
 from pystream.relational.schema import Field, Schema
-from pystream.table.types import BooleanType, DataType, DataTypes, RowType
+from pystream.table.types import BooleanType, DataType, DataTypes, RowField, RowType
 from pystream.util.exceptions import ValidationException
 
 __all__ = ["type_of", "field_of", "expand", "output_name", "is_aggregate", "aggregate_calls",
@@ -84,6 +84,10 @@ def _derive(expr: Expr, schema: Schema) -> DataType:
     if isinstance(expr, Call):
         if expr.name == "get":
             return _field_access(expr, schema)
+        if expr.name == "row":  # a column keeps its name as the field's name
+            return RowType([RowField(a.name if isinstance(a, Column) else "f%d" % i,
+                                     type_of(a, schema)) for i, a in enumerate(expr.args)],
+                           False)
         function = functions.lookup(expr.name)
         if function is None:
             raise ValidationException("No match found for function signature %s()." % expr.name)

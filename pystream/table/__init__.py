@@ -15,6 +15,7 @@ _EXPORTS = {
     "CloseableIterator": "table_result", "ResultKind": "result_kind",
     "TableSchema": "table_schema", "Schema": "schema", "TableDescriptor": "table_descriptor",
     "FormatDescriptor": "table_descriptor", "Expression": "expression",
+    "ExplainDetail": "explain_detail",
 }
 
 __all__ = sorted(_EXPORTS) + ["Row", "RowKind"]

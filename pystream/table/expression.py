@@ -14,7 +14,7 @@ from typing import Any, Generic, TypeVar, Union
 from pystream.relational import expressions as ex
 from pystream.relational.printing import expression_string
 from pystream.table import type_rules
-from pystream.table.types import DataType, DataTypes
+from pystream.table.types import DataType, DataTypes, VarCharType
 
 __all__ = ["Expression", "TimeIntervalUnit", "TimePointUnit", "JsonType", "JsonOnNull",
            "to_node"]
@@ -351,6 +351,23 @@ class Expression(Generic[T]):
 
     def replace(self, search=None, replacement=None) -> "Expression":
         return _call("replace", self, search, replacement)
+
+    def json_value(self, path: str, returning_type=None, on_empty=None, default_on_empty=None,
+                   on_error=None, default_on_error=None) -> "Expression":
+        """The scalar at a JSON path (``'$.addr.city'``), as ``returning_type`` (STRING);
+        NULL when it is missing."""
+        value = _call("json_value", self, path)
+        if returning_type is None or isinstance(returning_type, VarCharType):
+            return value
+        return Expression(ex.Cast(value._node, returning_type, safe=True))
+
+    def json_query(self, path: str, wrapping_behavior=None, on_empty=None,
+                   on_error=None) -> "Expression":
+        """The JSON text at a path."""
+        return _call("json_query", self, path)
+
+    def json_exists(self, path: str, on_error=None) -> "Expression":
+        return _call("json_exists", self, path)
 
     def like(self, pattern=None, escape=None) -> "Expression":
         return _call("like", self, pattern)

@@ -7,7 +7,7 @@ import math
 import struct
 import unicodedata
 from decimal import Decimal
-from typing import Iterable, List
+from typing import Iterable, List, Optional
 
 from pystream.table import types as T
 
@@ -114,9 +114,70 @@ def flink_string(value, data_type: T.DataType, null: str = NULL) -> str:
 
 
 def changelog_line(row, types: List[T.DataType]) -> str:
-    """A row as the print connector writes it: ``+I[1, Hi]``."""
+    """A row as the print connector writes it (Java's toString of each value):
+    ``+I[1, Hi, 2024-01-02T03:04:05.678, true]``."""
     return "%s[%s]" % (row.get_row_kind(),
-                       ", ".join(flink_string(v, t, "null") for v, t in zip(row, types)))
+                       ", ".join(java_string(v, t) for v, t in zip(row, types)))
+
+
+def _java_fraction(micros: int) -> str:
+    """java.time's fraction: milliseconds when they suffice, else microseconds."""
+    if micros == 0:
+        return ""
+    return ".%03d" % (micros // 1000) if micros % 1000 == 0 else ".%06d" % micros
+
+
+def _java_time(value: datetime.time) -> str:
+    """LocalTime.toString: seconds only when there are any."""
+    text = "%02d:%02d" % (value.hour, value.minute)
+    if value.second or value.microsecond:
+        text += ":%02d" % value.second + _java_fraction(value.microsecond)
+    return text
+
+
+def java_string(value, data_type: Optional[T.DataType]) -> str:
+    """A value as Flink's print connector writes it (RowData's toString): ``true``,
+    ``2024-01-02T03:04:05.678``, an instant in UTC as ``1970-01-01T00:00:01Z``, a nested
+    row as ``+I[1, x]``, bytes as ``[1, 2]``, ``null``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(data_type, T.FloatType):
+        return java_float(value)
+    if isinstance(value, float):
+        return java_double(value)
+    if isinstance(value, Decimal):
+        return format(value, "f")
+    if isinstance(value, datetime.datetime):
+        if isinstance(data_type, T.LocalZonedTimestampType):
+            utc = value.astimezone(datetime.timezone.utc)  # naive values are local time
+            return "%sT%02d:%02d:%02d%sZ" % (utc.date().isoformat(), utc.hour, utc.minute,
+                                             utc.second, _java_fraction(utc.microsecond))
+        return "%sT%s" % (value.date().isoformat(), _java_time(value.time()))
+    if isinstance(value, datetime.time):
+        return _java_time(value)
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    if isinstance(value, (bytes, bytearray)):
+        return "[%s]" % ", ".join(str(b - 256 if b > 127 else b) for b in bytes(value))
+    if isinstance(value, datetime.timedelta):
+        return _day_time_interval(value)
+    if isinstance(value, dict):
+        key_type = getattr(data_type, "key_type", None)
+        value_type = getattr(data_type, "value_type", None)
+        return "{%s}" % ", ".join("%s=%s" % (java_string(k, key_type),
+                                             java_string(v, value_type))
+                                  for k, v in value.items())
+    if hasattr(value, "get_row_kind"):  # a Row
+        fields = getattr(data_type, "fields", None) or []
+        types = [f.data_type for f in fields] or [None] * len(value)
+        return "%s[%s]" % (value.get_row_kind(),
+                           ", ".join(java_string(v, t) for v, t in zip(value, types)))
+    if isinstance(value, (list, tuple)):
+        element = getattr(data_type, "element_type", None)
+        return "[%s]" % ", ".join(java_string(v, element) for v in value)
+    return str(value)
 
 
 def _display_width(text: str) -> int:

@@ -5,7 +5,7 @@ runs until ``execute()``, ``execute_insert()`` or ``to_pandas()``.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, List, Optional, Union
+from typing import TYPE_CHECKING, Any, List, Optional, Union
 
 from pystream.relational import build
 from pystream.relational import expressions as ex
@@ -147,6 +147,28 @@ class Table:
         self._check_same_env(right)
         condition = None if predicate is None else _nodes([predicate], self._t_env)[0]
         return self._with(build.join(self._rel, right._rel, kind, condition))
+
+    def join_lateral(self, table_function_call: Union[Expression, str],
+                     join_predicate: Union[Expression, str] = None) -> "Table":
+        """Joins each row with the rows a table function (udtf) gives for it."""
+        return self._lateral(table_function_call, "inner", join_predicate)
+
+    def left_outer_join_lateral(self, table_function_call: Union[Expression, str],
+                                join_predicate: Union[Expression, str] = None) -> "Table":
+        """As ``join_lateral``, keeping rows the function gives nothing for (with NULLs)."""
+        return self._lateral(table_function_call, "left", join_predicate)
+
+    def flat_map(self, func: Union[Expression, Any]) -> "Table":
+        """The rows a table function gives for each row (called with the whole row)."""
+        call = func if isinstance(func, Expression) else func()
+        return self._with(build.correlate(self._rel, _nodes([call], self._t_env)[0],
+                                          keep_input=False))
+
+    def _lateral(self, call, kind: str, predicate) -> "Table":
+        call = call if isinstance(call, (Expression, str)) else call()
+        condition = None if predicate is None else _nodes([predicate], self._t_env)[0]
+        return self._with(build.correlate(self._rel, _nodes([call], self._t_env)[0], kind,
+                                          condition))
 
     def _check_same_env(self, other: "Table") -> None:
         if other._t_env is not self._t_env:

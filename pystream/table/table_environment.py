@@ -414,11 +414,26 @@ def _field_name(field) -> str:
 
 
 def _with_declared_columns(rel: ops.Rel, declared: DeclaredSchema) -> ops.Rel:
-    """The computed columns and the watermark a Schema adds to a stream's columns."""
-    computed = [ex.Alias(_expression(c.expression), (c.name,))
-                for c in declared.columns if c.kind == "computed"]
-    if computed:
-        rel = build.add_columns(rel, computed, replace_existing=False)
+    """The columns a Schema declares over a stream, as Flink's ``from_data_stream`` takes
+    them: when it names physical columns, exactly the declared columns in their order
+    (physical ones cast to the declared type); else every stream field, then the computed
+    columns. A watermark makes its column the rowtime."""
+    physical = any(c.kind == "physical" for c in declared.columns)
+    exprs: List[ex.Expr] = [] if physical else [ex.Column(n) for n in rel.schema.names]
+    for c in declared.columns:
+        if c.kind == "computed":
+            exprs.append(ex.Alias(_expression(c.expression), (c.name,)))
+        elif c.kind == "physical":
+            stream_type = rel.schema.field(c.name).data_type
+            column = ex.Column(c.name)
+            exprs.append(column if stream_type == c.data_type else
+                         ex.Alias(ex.Cast(column, c.data_type), (c.name,)))
+        else:
+            raise UnsupportedFeatureError(
+                "METADATA column %s in from_data_stream (the stream's rowtime as a column: "
+                "not built yet)" % c.name)
+    if exprs != [ex.Column(n) for n in rel.schema.names]:
+        rel = build.project(rel, exprs)
     if declared.watermark_spec:
         column = declared.watermark_spec[0]
         rel.schema.field(column)  # raises, listing the fields, when it is not there

@@ -9,8 +9,9 @@ runs only where the program wrote Python.
 >>> add_one = udf(lambda i: i + 1, result_type=DataTypes.BIGINT())
 >>> table.select(add_one(col('a')))                             # doctest: +SKIP
 
-Table, aggregate and table-aggregate functions (``udtf``, ``udaf``, ``udtaf``) have their
-PyFlink classes here; running them is not built yet and says so.
+``udtf`` makes a table function (``join_lateral``, ``flat_map``), run as a Spark UDF giving
+an array of rows that is exploded. Aggregate and table-aggregate functions (``udaf``,
+``udtaf``) have their PyFlink classes here; running them is not built yet and says so.
 """
 from __future__ import annotations
 
@@ -19,11 +20,11 @@ import inspect
 from typing import Callable, List, Optional, Union
 
 from pystream.errors import UnsupportedFeatureError
-from pystream.table.types import DataType
+from pystream.table.types import DataType, RowField, RowType
 
 __all__ = ["FunctionContext", "UserDefinedFunction", "ScalarFunction", "TableFunction",
            "AggregateFunction", "TableAggregateFunction", "udf", "udtf", "udaf", "udtaf",
-           "UserDefinedScalarFunctionWrapper"]
+           "UserDefinedScalarFunctionWrapper", "UserDefinedTableFunctionWrapper"]
 
 
 class FunctionContext:
@@ -163,6 +164,58 @@ class UserDefinedScalarFunctionWrapper:
         return "<udf %s -> %s>" % (self._name, self._result_type.summary_string())
 
 
+class UserDefinedTableFunctionWrapper:
+    """A table function ready for use: ``f(col('a'))`` in ``join_lateral``, or ``f`` alone
+    in ``flat_map`` (called with the whole row); ``f.alias('x')`` names its fields."""
+
+    is_table_function = True
+
+    def __init__(self, func: Union[Callable, TableFunction], input_types, result_types,
+                 deterministic: Optional[bool] = None, name: Optional[str] = None):
+        if result_types is None:
+            raise TypeError("Invalid result_types: result_types should be a list of DataType "
+                            "or str but is None")
+        self._func = func
+        self._result_type = _row_of(result_types)
+        self._deterministic = True if deterministic is None else deterministic
+        self._name = name or _function_name(func)
+        self._defined_at = _defined_at()
+
+    @property
+    def result_type(self) -> RowType:
+        """The rows it gives, as a ROW (fields ``f0``, ``f1``, ... unless named)."""
+        return self._result_type
+
+    @property
+    def function(self) -> Union[Callable, TableFunction]:
+        return self._func
+
+    @property
+    def label(self) -> str:
+        return "TableFunction '%s' (%s)" % (self._name, self._defined_at)
+
+    def __call__(self, *args):
+        from pystream.relational import expressions as ex
+        from pystream.table.expression import Expression, to_node
+
+        return Expression(ex.UserCall(self, tuple(to_node(a) for a in args)))
+
+    def alias(self, *names: str):
+        return self().alias(*names)
+
+    def __repr__(self) -> str:
+        return "<udtf %s -> %s>" % (self._name, self._result_type.summary_string())
+
+
+def _row_of(result_types) -> RowType:
+    if isinstance(result_types, (DataType, str)):
+        result_types = [result_types]
+    types = [_data_type(t) for t in result_types]
+    if len(types) == 1 and isinstance(types[0], RowType):
+        return types[0]
+    return RowType([RowField("f%d" % i, t) for i, t in enumerate(types)])
+
+
 class _NotYetWrapper:
     """``udtf``/``udaf``/``udtaf`` results: PyFlink's objects, not runnable here yet."""
 
@@ -204,14 +257,23 @@ def _not_yet(name: str, kind: str):
     return make
 
 
-udtf = _not_yet("udtf", "table")
+def udtf(f: Union[Callable, TableFunction, None] = None, input_types=None, result_types=None,
+         deterministic: Optional[bool] = None, name: Optional[str] = None):
+    """A table function from a generator function, callable or TableFunction; also a
+    decorator (``@udtf(result_types=[DataTypes.STRING()])``)."""
+    if f is None:
+        return functools.partial(udtf, input_types=input_types, result_types=result_types,
+                                 deterministic=deterministic, name=name)
+    return UserDefinedTableFunctionWrapper(f, input_types, result_types, deterministic, name)
+
+
 udaf = _not_yet("udaf", "aggregate")
 udtaf = _not_yet("udtaf", "table aggregate")
 
 
-def python_callable(func: Union[Callable, ScalarFunction]) -> Callable:
-    """The plain function to call per row (a ScalarFunction's ``eval``)."""
-    return func.eval if isinstance(func, ScalarFunction) else func
+def python_callable(func: Union[Callable, ScalarFunction, TableFunction]) -> Callable:
+    """The plain function to call per row (a ScalarFunction's or TableFunction's ``eval``)."""
+    return func.eval if isinstance(func, (ScalarFunction, TableFunction)) else func
 
 
 def input_types_of(wrapper: UserDefinedScalarFunctionWrapper) -> Optional[List[DataType]]:

@@ -5,7 +5,7 @@ import pytest
 from pystream.errors import JobExecutionError, UnsupportedFeatureError
 from pystream.table import DataTypes
 from pystream.table.expressions import call, col
-from pystream.table.udf import ScalarFunction, udf, udtf
+from pystream.table.udf import ScalarFunction, udaf, udf, udtf
 from tests.table.conftest import rows
 
 
@@ -57,7 +57,25 @@ def test_a_failing_function_names_itself_its_line_and_the_row(words):
     assert "record: (2,)" in text and "1 // (i - 2)" in text
 
 
-def test_table_functions_say_they_are_not_built_yet(words):
-    split = udtf(lambda s: [(c,) for c in s], result_types=[DataTypes.STRING()])
-    with pytest.raises(UnsupportedFeatureError, match="table functions"):
-        split(col("word"))
+def test_table_functions_in_join_lateral_and_flat_map(words):
+    @udtf(result_types=[DataTypes.STRING(), DataTypes.INT()])
+    def letters(word):
+        for i, c in enumerate(word):
+            if c != "b":
+                yield c, i
+
+    joined = words.join_lateral(letters(col("word")).alias("letter", "position"))
+    assert joined.get_schema().get_field_names() == ["id", "word", "letter", "position"]
+    assert sorted(rows(joined)) == [(1, "a", "a", 0), (3, "ccc", "c", 0), (3, "ccc", "c", 1),
+                                    (3, "ccc", "c", 2)]
+    kept = words.left_outer_join_lateral(letters(col("word")).alias("letter", "position"))
+    assert (2, "bb", None, None) in rows(kept)
+    whole_rows = udtf(lambda row: [row.word] * row.id, result_types=[DataTypes.STRING()])
+    assert sorted(rows(words.flat_map(whole_rows).alias("w"))) == [
+        ("a",), ("bb",), ("bb",), ("ccc",), ("ccc",), ("ccc",)]
+
+
+def test_aggregate_functions_say_they_are_not_built_yet(words):
+    total = udaf(lambda: None, result_type=DataTypes.BIGINT())
+    with pytest.raises(UnsupportedFeatureError, match="aggregate functions"):
+        total(col("id"))
