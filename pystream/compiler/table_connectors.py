@@ -47,9 +47,14 @@ def _random(options: Dict[str, str], name: str, t: T.DataType, seq: Column) -> C
     r = F.rand()
     if isinstance(t, (T.TinyIntType, T.SmallIntType, T.IntType, T.BigIntType)):
         bits = {T.TinyIntType: 7, T.SmallIntType: 15, T.IntType: 31, T.BigIntType: 63}[type(t)]
+        if lo is None and hi is None and bits == 63:  # the whole BIGINT range: a 64-bit hash
+            return F.xxhash64(seq, F.rand())
         lo = int(lo) if lo is not None else -(2 ** bits)
         hi = int(hi) if hi is not None else 2 ** bits - 1
-        return (F.lit(lo) + F.floor(r * (float(hi) - lo + 1))).cast(t.spark_type())
+        # in DOUBLE, then clamped: an exact bound must not overflow the integral type
+        value = F.floor(F.lit(float(lo)) + r * F.lit(float(hi) - lo + 1))
+        return F.least(F.greatest(value, F.lit(float(lo))), F.lit(float(hi))).cast(
+            t.spark_type())
     if isinstance(t, (T.FloatType, T.DoubleType, T.DecimalType)):
         lo = float(lo) if lo is not None else 0.0
         hi = float(hi) if hi is not None else 1.0
