@@ -15,8 +15,9 @@ from pystream.relational import build
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.sql import translate
-from pystream.sql.parse import parse_statement
-from pystream.sql.types import data_type_from_sql
+from pystream.sql.dialect import MetadataColumnConstraint, WatermarkColumnConstraint, to_sql
+from pystream.sql.parse import CreateFunction, Explain, Reset, Show, StatementSet, parse_statement
+from pystream.sql.types import column_type
 from pystream.table.catalog import CatalogTable, CatalogView
 from pystream.table.result_kind import ResultKind
 from pystream.table.schema import Schema as DeclaredSchema
@@ -124,7 +125,7 @@ def _create(t_env, node: exp.Create) -> TableResult:
         rel = translate.query_to_rel(t_env, node.expression)
         if isinstance(target, exp.Schema):
             rel = build.rename_all(rel, [c.name for c in target.expressions])
-        t_env._catalogs.create(name, CatalogView(rel, node.expression.sql()),
+        t_env._catalogs.create(name, CatalogView(rel, to_sql(node.expression)),
                                temporary=temporary, if_not_exists=exists)
         return ok()
     if kind in ("DATABASE", "SCHEMA"):
@@ -216,20 +217,95 @@ def _partition_keys(node: exp.Create) -> Tuple[str, ...]:
 
 
 def _declared_schema(target) -> DeclaredSchema:
+    """The columns, computed columns, metadata columns, watermark and primary key of a
+    CREATE TABLE."""
     builder = DeclaredSchema.new_builder()
     for column in target.expressions if isinstance(target, exp.Schema) else []:
         if isinstance(column, exp.ColumnDef):
-            computed = next((c for c in column.constraints
-                             if isinstance(c.kind, exp.ComputedColumnConstraint)), None)
+            kinds = [c.args.get("kind") for c in column.constraints]
+            computed = next((k for k in kinds if isinstance(k, exp.ComputedColumnConstraint)),
+                            None)
+            metadata = next((k for k in kinds if isinstance(k, MetadataColumnConstraint)),
+                            None)
             if computed is not None:
-                builder.column_by_expression(column.name, computed.kind.this.sql())
-                continue
-            builder.column(column.name, data_type_from_sql(column.args["kind"]))
+                builder.column_by_expression(column.name, to_sql(computed.this))
+            elif metadata is not None:
+                key = metadata.args.get("this")
+                builder.column_by_metadata(column.name, column_type(column),
+                                           key.name if key is not None else None,
+                                           bool(metadata.args.get("virtual")))
+            else:
+                builder.column(column.name, column_type(column))
         elif isinstance(column, exp.PrimaryKey):
             builder.primary_key(*[c.name for c in column.expressions])
-        elif type(column).__name__ == "WatermarkColumnConstraint":
-            builder.watermark(column.this.name, column.expression.sql())
+        elif isinstance(column, WatermarkColumnConstraint):
+            builder.watermark(column.this.name, to_sql(column.expression))
     return builder.build()
+
+
+# -- statements of the Flink dialect -------------------------------------------------------
+
+def _show(t_env, node: Show) -> TableResult:
+    kind = node.name
+    listings = {
+        "TABLES": ("table name", t_env.list_tables), "VIEWS": ("view name", t_env.list_views),
+        "FUNCTIONS": ("function name", t_env.list_functions),
+        "USER FUNCTIONS": ("function name", t_env.list_user_defined_functions),
+        "CATALOGS": ("catalog name", t_env.list_catalogs),
+        "DATABASES": ("database name", t_env.list_databases),
+        "CURRENT CATALOG": ("current catalog name", lambda: [t_env.get_current_catalog()]),
+        "CURRENT DATABASE": ("current database name", lambda: [t_env.get_current_database()]),
+        "MODULES": ("module name", lambda: ["core"]),
+    }
+    if kind == "COLUMNS":
+        return _describe(t_env, exp.Describe(this=exp.to_table(node.args["target"])))
+    if kind not in listings:
+        raise UnsupportedFeatureError("SHOW %s" % kind)
+    column, names = listings[kind]
+    values = names()
+    like = node.args.get("like")
+    if like is not None:
+        matches = {n for n in values if _like(n, like)}
+        values = [n for n in values if (n in matches) != bool(node.args.get("not_like"))]
+    return TableResult.of_rows([column], [DataTypes.STRING()], [(n,) for n in values])
+
+
+def _like(value: str, pattern: str) -> bool:
+    import re
+
+    regex = "".join(".*" if c == "%" else "." if c == "_" else re.escape(c) for c in pattern)
+    return re.fullmatch(regex, value) is not None
+
+
+def _explain(t_env, node: Explain) -> TableResult:
+    statement = node.this
+    rel = _insert_parts(t_env, statement)[0] if isinstance(statement, exp.Insert) else \
+        translate.query_to_rel(t_env, statement)
+    return TableResult.of_rows(["result"], [DataTypes.STRING()], [(t_env._explain(rel),)])
+
+
+def _statement_set(t_env, node: StatementSet) -> TableResult:
+    statements = t_env.create_statement_set()
+    for insert in node.expressions:
+        if not isinstance(insert, exp.Insert):
+            raise ValidationException("A statement set holds INSERT statements only.")
+        statements._inserts.append(_insert_parts(t_env, insert))
+    return statements.execute()
+
+
+def _reset(t_env, node: Reset) -> TableResult:
+    t_env.get_config().reset(node.name or None)
+    return ok()
+
+
+def _create_function(t_env, node: CreateFunction) -> TableResult:
+    language = (node.args.get("language") or "PYTHON").upper()
+    if language != "PYTHON":
+        raise UnsupportedFeatureError("CREATE FUNCTION ... LANGUAGE %s (Python functions only)"
+                                      % language)
+    t_env.create_function(node.name, node.args["expression"],
+                          ignore_if_exists=bool(node.args.get("exists")))
+    return ok()
 
 
 HANDLERS: Dict[type, Callable] = {
@@ -242,5 +318,8 @@ HANDLERS: Dict[type, Callable] = {
     QUERIES: _query,
 }
 
-# Statement nodes of the Flink dialect (pystream.sql.dialect), by class name.
-NAMED_HANDLERS: Dict[str, Callable] = {}
+# Statement nodes of the Flink dialect (pystream.sql.parse), by class name.
+NAMED_HANDLERS: Dict[str, Callable] = {
+    "Show": _show, "Explain": _explain, "StatementSet": _statement_set, "Reset": _reset,
+    "CreateFunction": _create_function,
+}

@@ -20,6 +20,7 @@ from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.relational.resolve import aggregate_calls, output_name
 from pystream.relational.schema import Schema
+from pystream.sql.dialect import WindowTVF, to_sql
 from pystream.sql.parse import parse_expression
 from pystream.sql.types import data_type_from_sql
 from pystream.table import type_rules
@@ -121,7 +122,19 @@ def _from(t_env, node: exp.Expression, ctes) -> Scope:
         if alias is not None and alias.columns:
             rel = build.rename_all(rel, [c.name for c in alias.columns])
         return Scope.of(rel, node.alias or None)
-    raise UnsupportedFeatureError("the FROM item %s" % node.sql(dialect="spark")[:60])
+    if isinstance(node, exp.Values):
+        return Scope.of(_values(node), node.alias or None)
+    if isinstance(node, WindowTVF):
+        return _window_tvf(t_env, node, ctes)
+    raise UnsupportedFeatureError("the FROM item %s" % to_sql(node)[:60])
+
+
+def _window_tvf(t_env, node: WindowTVF, ctes) -> Scope:
+    """TABLE(TUMBLE/HOP/CUMULATE/SESSION(...)): the input's rows with window_start,
+    window_end and window_time (not built yet: the window aggregation reads them)."""
+    raise UnsupportedFeatureError("the window table function %s (window TVFs: not built yet; "
+                                  "GROUP BY TUMBLE(...) and the Table API's windows work)"
+                                  % node.name)
 
 
 def _join_scopes(left: Scope, right: Scope, kind: str, condition: Optional[exp.Expression]
@@ -422,7 +435,7 @@ def to_expr(node: exp.Expression, scope: Optional[Scope]) -> ex.Expr:
         return _function(node.name, [to_expr(a, scope) for a in node.expressions])
     if isinstance(node, exp.Func):
         return _builtin(node, scope)
-    raise UnsupportedFeatureError("the SQL expression %s" % node.sql(dialect="spark")[:60])
+    raise UnsupportedFeatureError("the SQL expression %s" % to_sql(node)[:60])
 
 
 def _builtin(node: exp.Func, scope: Optional[Scope]) -> ex.Expr:

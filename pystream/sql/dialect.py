@@ -1,0 +1,193 @@
+"""Flink SQL as a sqlglot dialect: Spark's grammar (backtick identifiers, ``ARRAY<INT>``,
+``PARTITIONED BY``) with Flink's differences.
+
+* strings escape a quote by doubling it (``'it''s'``), never with a backslash;
+* types ``STRING``, ``BYTES``, ``TIMESTAMP_LTZ(p)``, ``ROW<a INT>``, ``MULTISET<T>``;
+* ``CREATE TABLE`` columns: ``c AS expr`` (computed), ``m ... METADATA [FROM 'k'] [VIRTUAL]``,
+  ``WATERMARK FOR ts AS expr``, ``PRIMARY KEY (k) NOT ENFORCED``, ``WITH ('k' = 'v')``;
+* window table functions in FROM: ``TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL ...))``
+  (a ``WindowTVF`` node), and table functions ``LATERAL TABLE(f(x)) AS T(a, b)``
+  (a ``LateralTable`` node).
+
+Statements sqlglot has no grammar for (SHOW, EXPLAIN, statement sets, RESET, ...) are read
+in ``pystream.sql.parse``.
+"""
+from __future__ import annotations
+
+from typing import List, Optional
+
+from sqlglot import exp
+from sqlglot.dialects.spark import Spark
+from sqlglot.parser import Parser
+from sqlglot.tokens import TokenType
+
+__all__ = ["Flink", "WindowTVF", "LateralTable", "MetadataColumnConstraint",
+           "WatermarkColumnConstraint", "to_sql"]
+
+WatermarkColumnConstraint = exp.WatermarkColumnConstraint
+WINDOW_FUNCTIONS = ("TUMBLE", "HOP", "CUMULATE", "SESSION")
+
+
+class WindowTVF(exp.Expression):
+    """``TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), size [, offset]))``: ``this`` the kind
+    (TUMBLE, HOP, CUMULATE, SESSION), ``table`` the input (a table or sub-query),
+    ``time_col`` the descriptor's column, ``intervals`` the interval arguments in order (HOP:
+    slide, size; CUMULATE: step, size; SESSION: gap), ``partition_by`` SESSION's keys."""
+
+    arg_types = {"this": True, "table": True, "time_col": True, "intervals": True,
+                 "partition_by": False, "alias": False}
+
+
+class LateralTable(exp.Expression):
+    """``LATERAL TABLE(f(x)) [AS T(a, b)]``: ``this`` the function call (an Anonymous)."""
+
+    arg_types = {"this": True, "alias": False}
+
+
+class MetadataColumnConstraint(exp.Expression, exp.ColumnConstraintKind):
+    """``METADATA [FROM 'key'] [VIRTUAL]`` of a column."""
+
+    arg_types = {"this": False, "virtual": False}
+
+
+class FlinkParser(Spark.Parser):
+    CONSTRAINT_PARSERS = {
+        **Spark.Parser.CONSTRAINT_PARSERS,
+        "WATERMARK": lambda self: self.expression(
+            exp.WatermarkColumnConstraint(
+                this=self._match(TokenType.FOR) and self._parse_column(),
+                expression=self._match(TokenType.ALIAS) and self._parse_disjunction(),
+            )
+        ),
+        "METADATA": lambda self: self.expression(
+            MetadataColumnConstraint(
+                this=self._match(TokenType.FROM) and self._parse_string(),
+                virtual=self._match_text_seq("VIRTUAL"),
+            )
+        ),
+    }
+    SCHEMA_UNNAMED_CONSTRAINTS = {*Spark.Parser.SCHEMA_UNNAMED_CONSTRAINTS, "WATERMARK"}
+
+    def _parse_types(self, check_func: bool = False, schema: bool = False,
+                     allow_identifiers: bool = True, with_collation: bool = False):
+        """Types as written: CHAR(n) and VARCHAR(n) keep their lengths (Hive's parser, which
+        Spark's extends, turns them into STRING outside table schemas)."""
+        return Parser._parse_types(self, check_func=check_func, schema=schema,
+                                   allow_identifiers=allow_identifiers,
+                                   with_collation=with_collation)
+
+    def _parse_table(self, *args, **kwargs) -> Optional[exp.Expr]:
+        if self._curr and self._curr.token_type == TokenType.TABLE \
+                and self._next and self._next.token_type == TokenType.L_PAREN:
+            return self._parse_window_tvf()
+        return super()._parse_table(*args, **kwargs)
+
+    def _parse_lateral(self) -> Optional[exp.Expr]:
+        index = self._index
+        if self._match(TokenType.LATERAL) and self._match(TokenType.TABLE):
+            self._match_l_paren()
+            name = self._parse_id_var(any_token=True)
+            self._match_l_paren()
+            arguments = self._parse_csv(self._parse_disjunction) \
+                if not self._match(TokenType.R_PAREN, advance=False) else []
+            self._match_r_paren()
+            self._match_r_paren()
+            call = exp.Anonymous(this=name.name, expressions=arguments)
+            return self.expression(LateralTable(this=call,
+                                                alias=self._parse_table_alias()))
+        self._retreat(index)
+        return super()._parse_lateral()
+
+    def _parse_window_tvf(self) -> exp.Expr:
+        self._advance()  # TABLE
+        self._match_l_paren()
+        kind = self._curr.text.upper()
+        if kind not in WINDOW_FUNCTIONS:
+            self.raise_error("Expected a window function (%s) in TABLE(...)"
+                             % ", ".join(WINDOW_FUNCTIONS))
+        self._advance()
+        self._match_l_paren()
+        table = partition_by = time_col = None
+        intervals: List[exp.Expr] = []
+        while not self._match(TokenType.R_PAREN):
+            start = self._index
+            if self._curr is None:
+                self.raise_error("Expected ) to close %s(...)" % kind)
+                break
+            self._named_argument_name()
+            if self._match(TokenType.TABLE):
+                table = self._parse_table_parts()
+                if self._match(TokenType.PARTITION_BY):
+                    partition_by = self._parse_wrapped_csv(self._parse_column) \
+                        if self._match(TokenType.L_PAREN, advance=False) \
+                        else [self._parse_column()]
+            elif self._match_text_seq("DESCRIPTOR"):
+                self._match_l_paren()
+                time_col = self._parse_column()
+                self._match_r_paren()
+            else:
+                intervals.append(self._parse_disjunction())
+            self._match(TokenType.COMMA)
+            if self._index == start:
+                self.raise_error("Unexpected %s in %s(...)" % (self._curr.text, kind))
+                break
+        self._match_r_paren()
+        if table is None or time_col is None:
+            self.raise_error("%s needs TABLE <name> and DESCRIPTOR(<time column>)" % kind)
+        return self.expression(WindowTVF(this=kind, table=table, time_col=time_col,
+                                         intervals=intervals, partition_by=partition_by,
+                                         alias=self._parse_table_alias()))
+
+    def _named_argument_name(self) -> None:
+        """Skips ``NAME =>`` of a named argument (``TIMECOL => DESCRIPTOR(ts)``)."""
+        if self._next and self._next.token_type == TokenType.FARROW:
+            self._advance(2)
+
+
+class FlinkGenerator(Spark.Generator):
+    """Writes Flink SQL back (error messages, computed columns kept as text)."""
+
+    TRANSFORMS = {
+        **Spark.Generator.TRANSFORMS,
+        MetadataColumnConstraint: lambda self, e: "METADATA%s%s" % (
+            " FROM %s" % self.sql(e, "this") if e.args.get("this") else "",
+            " VIRTUAL" if e.args.get("virtual") else ""),
+        WindowTVF: lambda self, e: "TABLE(%s(TABLE %s%s, DESCRIPTOR(%s), %s))%s" % (
+            e.name, self.sql(e, "table"),
+            " PARTITION BY %s" % self.expressions(e, "partition_by", flat=True)
+            if e.args.get("partition_by") else "",
+            self.sql(e, "time_col"), self.expressions(e, "intervals", flat=True),
+            " AS %s" % self.sql(e, "alias") if e.args.get("alias") else ""),
+        LateralTable: lambda self, e: "LATERAL TABLE(%s)%s" % (
+            self.sql(e, "this"), " AS %s" % self.sql(e, "alias") if e.args.get("alias")
+            else ""),
+    }
+
+
+class Flink(Spark):
+    """Flink SQL (see the module's docstring)."""
+
+    class Tokenizer(Spark.Tokenizer):
+        QUOTES = ["'"]
+        STRING_ESCAPES = ["'"]
+        IDENTIFIERS = ["`"]
+        VAR_SINGLE_TOKENS = {"$"}  # Calcite's identifiers may hold $ (UnnamedTable$0)
+        # SHOW and EXECUTE are read token by token (pystream.sql.parse), not as raw text
+        COMMANDS = Spark.Tokenizer.COMMANDS - {TokenType.SHOW, TokenType.EXECUTE}
+        KEYWORDS = {
+            **Spark.Tokenizer.KEYWORDS,
+            "BYTES": TokenType.VARBINARY,
+            "TIMESTAMP": TokenType.TIMESTAMP,
+            "TIMESTAMP_LTZ": TokenType.TIMESTAMPLTZ,
+            "MULTISET": TokenType.ARRAY,
+            "ROW": TokenType.STRUCT,
+            "EXPLAIN": TokenType.VAR,  # read token by token (pystream.sql.parse)
+        }
+
+    Parser = FlinkParser
+    Generator = FlinkGenerator
+
+
+def to_sql(node: exp.Expr) -> str:
+    """Flink SQL text of a node (a computed column's expression, kept to parse again)."""
+    return node.sql(dialect=Flink)
