@@ -233,7 +233,7 @@ def _call_column(expr: ex.Call, schema: Schema) -> Column:
     translate = SPARK_FUNCTIONS.get(expr.name)
     if translate is None:
         raise UnsupportedFeatureError("the function %s() on Spark" % expr.name.upper())
-    args = [F.lit(a.name) if isinstance(a, ex.Symbol) else to_column(a, schema)
+    args = [a.name if isinstance(a, ex.Symbol) else to_column(a, schema)  # a unit or mode
             for a in expr.args]
     types = [type_of(a, schema) for a in expr.args if not isinstance(a, ex.Symbol)]
     result = type_of(expr, schema)

@@ -175,11 +175,20 @@ def _filter(node: ops.Filter, ctx: Context) -> Frame:
 
 
 def _semi_join(frame: Frame, schema, sub: ex.SubQuery, ctx: Context) -> Frame:
+    """IN / EXISTS as a semi join, NOT IN / NOT EXISTS as an anti join. NOT IN follows SQL's
+    NULLs: a NULL in the sub-query's column, or a NULL value tested, keeps no row."""
     inner = translate(sub.query, replace(ctx, changelog=False)).df
+    if sub.kind in ("exists", "not_exists"):
+        one = inner.limit(1).select(F.lit(1).alias("__exists"))
+        how = "left_semi" if sub.kind == "exists" else "left_anti"
+        return replace(frame, df=frame.df.join(one, F.lit(True), how))
     key = sub.query.schema.names[0]
     right = inner.select(quoted(key).alias("__in_key"))
-    df = frame.df.join(right, to_column(sub.expr, schema) == F.col("__in_key"), "left_semi")
-    return replace(frame, df=df)
+    value = to_column(sub.expr, schema)
+    if sub.kind == "in":
+        return replace(frame, df=frame.df.join(right, value == F.col("__in_key"), "left_semi"))
+    matches = (value == F.col("__in_key")) | value.isNull() | F.col("__in_key").isNull()
+    return replace(frame, df=frame.df.join(right, matches, "left_anti"))
 
 
 def _aggregate(node: ops.Aggregate, ctx: Context) -> Frame:
@@ -354,7 +363,10 @@ def _window_aggregate(node: ops.WindowAggregate, ctx: Context) -> Frame:
     if ctx.changelog:  # windows fire in the order of their ends, as the watermark passes them
         columns.append((F.unix_millis(F.col("__w.end").cast("timestamp")) * 1_000_000
                         + F.col(SEQ) % 1_000_000).alias(SEQ))
-    return Frame(grouped.select(*columns))
+        return Frame(grouped.select(*columns))
+    # BATCH: Flink aggregates windows sort-based, so results come by key, then by window
+    ordered = grouped.orderBy(*[quoted(f.name) for f in key_fields], F.col("__w.start"))
+    return Frame(ordered.select(*columns))
 
 
 def _over(node: ops.Over, ctx: Context) -> Frame:

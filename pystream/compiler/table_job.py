@@ -135,7 +135,7 @@ class TableJob:
             writer(df.select(*columns), target.options, physical, list(target.partition_keys),
                    overwrite)
         column = "default_catalog.default_database.%s" % name
-        return TableResult.of_rows([column], [DataTypes.BIGINT().not_null()], [(-1,)],
+        return TableResult.of_rows([column], [DataTypes.BIGINT()], [(-1,)],
                                    self.streaming)
 
     def _print(self, rel: ops.Rel, physical: Schema, options) -> None:

@@ -70,7 +70,7 @@ def _derive(expr: Expr, schema: Schema) -> DataType:
         return expr.data_type
     if isinstance(expr, Cast):
         source = type_of(expr.expr, schema)
-        return expr.to.nullable() if expr.safe or source.is_nullable else expr.to
+        return expr.to.nullable() if expr.safe or source.is_nullable else expr.to.not_null()
     if isinstance(expr, OverCall):
         return type_of(expr.agg, schema)
     if isinstance(expr, UserCall):
@@ -122,6 +122,8 @@ def output_name(expr: Expr, index: int, sql: bool = False) -> str:
         return expr.names[0]
     if isinstance(expr, Column):
         return expr.name
+    if isinstance(expr, Cast) and isinstance(expr.expr, Column) and not sql:
+        return "%s-%s" % (expr.expr.name, expr.to.sql_text())  # Flink's name: a-STRING
     if isinstance(expr, Call) and expr.name == "get" and isinstance(expr.args[0], Column):
         key = expr.args[1].value
         return "%s$%s" % (expr.args[0].name, key if isinstance(key, str) else "_" + str(key))

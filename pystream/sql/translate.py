@@ -55,8 +55,12 @@ class Scope:
         raise ValidationException("Column '%s' is ambiguous." % where)
 
     def visible(self, qualifier: Optional[str] = None) -> List[Tuple[str, str]]:
+        """What ``*`` (or ``q.*``) stands for: not the values of scalar sub-queries."""
         return [(n, field) for q, n, field in self.columns
-                if qualifier is None or (q or "").lower() == qualifier.lower()]
+                if q != SCALAR and (qualifier is None or (q or "").lower() == qualifier.lower())]
+
+
+SCALAR = "$scalar"  # the qualifier of a scalar sub-query's value joined to a query block
 
 
 def expression_from_sql(text: str) -> ex.Expr:
@@ -179,11 +183,16 @@ def _select(t_env, node: exp.Select, ctes) -> ops.Rel:
     if where is not None:
         rel = _where(t_env, rel, where.this, scope)
         scope = Scope(rel, scope.columns)
+    rel, scope = _scalar_subqueries(t_env, node, rel, scope, ctes)
     items = _select_items(node, scope)
     group = node.args.get("group")
     having = node.args.get("having")
     exprs = [e for e, _ in items]
-    if group is not None or having is not None or any(aggregate_calls(e) for e in exprs):
+    window = _legacy_group_window(group, scope)
+    if window is not None:
+        keys = [to_expr(k, scope) for k in group.expressions if not _is_window_call(k)]
+        rel = build.window_aggregate(rel, window, keys, exprs, sql=True)
+    elif group is not None or having is not None or any(aggregate_calls(e) for e in exprs):
         keys = [to_expr(k, scope) for k in (group.expressions if group is not None else [])]
         having_expr = to_expr(having.this, scope) if having is not None else None
         rel = build.aggregate(rel, keys, exprs, sql=True, having=having_expr)
@@ -192,6 +201,62 @@ def _select(t_env, node: exp.Select, ctes) -> ops.Rel:
     if node.args.get("distinct") is not None:
         rel = build.distinct(rel)
     return _order_and_limit(rel, node, Scope.of(rel, None), scope)
+
+
+def _scalar_subqueries(t_env, node: exp.Select, rel: ops.Rel, scope: Scope, ctes):
+    """Each uncorrelated scalar sub-query of the select list, computed once and joined to
+    every row (NULL when it has no row), then read as a column."""
+    found = [sq for item in node.expressions for sq in item.find_all(exp.Subquery)
+             if not isinstance(sq.parent, (exp.In, exp.Exists))]
+    for i, subquery in enumerate(found):
+        value = query_to_rel(t_env, subquery.this, ctes)
+        if len(value.schema) != 1:
+            raise ValidationException("A scalar sub-query gives one column, not %d."
+                                      % len(value.schema))
+        name = "__scalar%d" % i
+        rel = build.join(rel, build.rename_all(value, [name]), "left", None)
+        scope = Scope(rel, scope.columns + [(SCALAR, name, name)])
+        subquery.replace(exp.column(name, table=SCALAR))
+    return rel, scope
+
+
+LEGACY_WINDOWS = {"TUMBLE": "tumble", "HOP": "slide", "SESSION": "session"}
+LEGACY_PROPERTIES = {"START": "window_start", "END": "window_end", "ROWTIME": "window_rowtime"}
+LEGACY_ALIAS = "$window"
+
+
+def _is_window_call(node: exp.Expression) -> bool:
+    return isinstance(node, exp.Anonymous) and node.name.upper() in LEGACY_WINDOWS
+
+
+def _legacy_group_window(group, scope: Scope) -> Optional[ops.GroupWindow]:
+    """``GROUP BY TUMBLE(ts, INTERVAL '1' HOUR)`` (HOP: slide, size; SESSION: gap) as a group
+    window; TUMBLE_START(...) and friends in the select list read its properties."""
+    calls = [k for k in (group.expressions if group is not None else []) if _is_window_call(k)]
+    if not calls:
+        return None
+    if len(calls) > 1:
+        raise ValidationException("Only one group window is allowed in GROUP BY.")
+    call = calls[0]
+    kind = LEGACY_WINDOWS[call.name.upper()]
+    time_column, *intervals = call.expressions
+    millis = [int(_interval(i).value / datetime.timedelta(milliseconds=1)) for i in intervals]
+    time_field = scope.resolve(time_column.table or None, time_column.name)
+    if kind == "tumble":
+        return ops.GroupWindow(kind=kind, time_field=time_field, alias=LEGACY_ALIAS,
+                               size=millis[0])
+    if kind == "slide":
+        return ops.GroupWindow(kind=kind, time_field=time_field, alias=LEGACY_ALIAS,
+                               slide=millis[0], size=millis[1])
+    return ops.GroupWindow(kind=kind, time_field=time_field, alias=LEGACY_ALIAS, gap=millis[0])
+
+
+def _legacy_window_property(name: str) -> Optional[ex.Expr]:
+    """TUMBLE_START(ts, ...) -> the group window's start (also _END, _ROWTIME; HOP_, SESSION_)."""
+    window, _, what = name.upper().partition("_")
+    if window in LEGACY_WINDOWS and what in LEGACY_PROPERTIES:
+        return ex.Call(LEGACY_PROPERTIES[what], (ex.WindowRef(LEGACY_ALIAS),))
+    return None
 
 
 def _one_row_schema() -> Schema:
@@ -221,16 +286,29 @@ def _conjuncts(node: exp.Expression) -> List[exp.Expression]:
 
 
 def _is_subquery_predicate(node: exp.Expression) -> bool:
+    if isinstance(node, exp.Not):
+        node = node.this
     return (isinstance(node, exp.In) and node.args.get("query") is not None) or \
         isinstance(node, exp.Exists)
 
 
 def _subquery_predicate(t_env, node: exp.Expression, scope: Scope) -> ex.Expr:
+    """``x [NOT] IN (query)`` and uncorrelated ``[NOT] EXISTS (query)``: semi and anti
+    joins."""
+    negated = isinstance(node, exp.Not)
+    if negated:
+        node = node.this
+    query = node.args["query"] if isinstance(node, exp.In) else node.this
+    query = query.this if isinstance(query, exp.Subquery) else query
+    try:
+        rel = query_to_rel(t_env, query)
+    except ValidationException as e:
+        if isinstance(node, exp.Exists):
+            raise UnsupportedFeatureError("a correlated EXISTS sub-query (%s)" % e) from None
+        raise
     if isinstance(node, exp.In):
-        query = node.args["query"]
-        rel = query_to_rel(t_env, query.this if isinstance(query, exp.Subquery) else query)
-        return ex.SubQuery("in", to_expr(node.this, scope), rel)
-    raise UnsupportedFeatureError("EXISTS sub-queries")
+        return ex.SubQuery("not_in" if negated else "in", to_expr(node.this, scope), rel)
+    return ex.SubQuery("not_exists" if negated else "exists", None, rel)
 
 
 def _select_items(node: exp.Select, scope: Scope) -> List[Tuple[ex.Expr, str]]:
@@ -356,7 +434,7 @@ def to_expr(node: exp.Expression, scope: Optional[Scope]) -> ex.Expr:
                                         to_expr(inner.expression, scope)))
         if isinstance(inner, exp.Is) and isinstance(inner.expression, exp.Null):
             return ex.Call("is_not_null", (to_expr(inner.this, scope),))
-        if isinstance(inner, exp.In):
+        if isinstance(inner, exp.In) and inner.args.get("query") is None:
             return ex.Call("not_in", tuple(to_expr(a, scope) for a in
                                            [inner.this] + inner.expressions))
         if isinstance(inner, exp.Between):
@@ -432,6 +510,11 @@ def to_expr(node: exp.Expression, scope: Optional[Scope]) -> ex.Expr:
     if isinstance(node, exp.Array):
         return ex.Call("array", tuple(to_expr(a, scope) for a in node.expressions))
     if isinstance(node, exp.Anonymous):
+        prop = _legacy_window_property(node.name)
+        if prop is not None:
+            return prop
+        if node.name.upper() == "ROW":
+            return ex.Call("row", tuple(to_expr(a, scope) for a in node.expressions))
         return _function(node.name, [to_expr(a, scope) for a in node.expressions])
     if isinstance(node, exp.Func):
         return _builtin(node, scope)

@@ -80,7 +80,7 @@ def _decimal_arithmetic(op: str, a: DecimalType, b: DecimalType) -> DecimalType:
         scale = max(s1, s2)
         return _adjusted(max(p1 - s1, p2 - s2) + scale + 1, scale)
     if op == "*":
-        return _adjusted(p1 + p2, s1 + s2)
+        return _adjusted(p1 + p2 + 1, s1 + s2)
     if op == "/":
         scale = max(6, s1 + p2 + 1)
         return _adjusted(p1 - s1 + s2 + scale, scale)
@@ -176,9 +176,9 @@ def _common_pair(a: DataType, b: DataType) -> Optional[DataType]:
         return _wider_integral(a, b)
     if isinstance(a, STRINGS) and isinstance(b, STRINGS):
         length = max(a.length, b.length)
-        if isinstance(a, CharType) and isinstance(b, CharType):
+        if isinstance(a, CharType) and isinstance(b, CharType) and a.length == b.length:
             return CharType(length)
-        return VarCharType(length)
+        return VarCharType(length)  # CHAR(5) and CHAR(4) meet in VARCHAR(5), as in Flink
     if isinstance(a, BINARIES) and isinstance(b, BINARIES):
         if isinstance(a, BinaryType) and isinstance(b, BinaryType):
             return BinaryType(max(a.length, b.length))

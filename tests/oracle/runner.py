@@ -1,0 +1,50 @@
+"""Running an oracle program on pystream, in this process, and comparing its output.
+
+A program is written for PyFlink; it runs here after the rename its users would make
+(``pyflink`` -> ``pystream``), as ``__main__``, with its standard output captured. Programs
+whose lines may come in another order say ``# oracle: unordered`` and are compared as
+sorted lines.
+"""
+from __future__ import annotations
+
+import contextlib
+import difflib
+import io
+import re
+from pathlib import Path
+from typing import List, Optional
+
+UNORDERED = "# oracle: unordered"
+
+
+def programs(directory: Path) -> List[Path]:
+    """The programs of ``directory`` that have a recorded output."""
+    return sorted(p for p in directory.glob("*.py") if p.with_suffix(".out").exists())
+
+
+def pystream_source(path: Path) -> str:
+    return re.sub(r"\bpyflink\b", "pystream", path.read_text())
+
+
+def run_program(path: Path) -> str:
+    """What the program prints on pystream."""
+    source = pystream_source(path)
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(source, str(path), "exec"), {"__name__": "__main__",
+                                                  "__file__": str(path)})
+    return printed.getvalue()
+
+
+def compare(expected: str, actual: str, ordered: bool) -> Optional[str]:
+    """None when they match, else a unified diff (expected = PyFlink, actual = pystream)."""
+    want, got = expected.splitlines(), actual.splitlines()
+    if not ordered:
+        want, got = sorted(want), sorted(got)
+    if want == got:
+        return None
+    return "\n".join(difflib.unified_diff(want, got, "PyFlink", "pystream", lineterm=""))
+
+
+def is_ordered(path: Path) -> bool:
+    return UNORDERED not in path.read_text()
