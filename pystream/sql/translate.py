@@ -36,10 +36,19 @@ class Scope:
 
     rel: ops.Rel
     columns: List[Tuple[Optional[str], str, str]]
+    window: Optional[ops.GroupWindow] = None  # the window of a window TVF in FROM
 
     @staticmethod
     def of(rel: ops.Rel, qualifier: Optional[str]) -> "Scope":
         return Scope(rel, [(qualifier, n, n) for n in rel.schema.names])
+
+    def window_property(self, name: str) -> Optional[ex.Expr]:
+        """window_start / window_end / window_time of the window TVF in FROM."""
+        prop = TVF_COLUMNS.get(name.lower())
+        if self.window is None or prop is None or any(
+                n.lower() == name.lower() for _, n, _ in self.columns):
+            return None
+        return ex.Call(prop, (ex.WindowRef(self.window.alias),))
 
     def resolve(self, qualifier: Optional[str], name: str) -> str:
         matches = [field for q, n, field in self.columns
@@ -133,12 +142,38 @@ def _from(t_env, node: exp.Expression, ctes) -> Scope:
     raise UnsupportedFeatureError("the FROM item %s" % to_sql(node)[:60])
 
 
+TVF_COLUMNS = {"window_start": "window_start", "window_end": "window_end",
+               "window_time": "window_rowtime"}
+TVF_KINDS = {"TUMBLE": "tumble", "HOP": "slide", "SESSION": "session"}
+TVF_ALIAS = "$tvf"
+
+
 def _window_tvf(t_env, node: WindowTVF, ctes) -> Scope:
-    """TABLE(TUMBLE/HOP/CUMULATE/SESSION(...)): the input's rows with window_start,
-    window_end and window_time (not built yet: the window aggregation reads them)."""
-    raise UnsupportedFeatureError("the window table function %s (window TVFs: not built yet; "
-                                  "GROUP BY TUMBLE(...) and the Table API's windows work)"
-                                  % node.name)
+    """TABLE(TUMBLE/HOP/SESSION(TABLE t, DESCRIPTOR(ts), ...)): the input's columns plus
+    window_start, window_end and window_time, which a GROUP BY on window_start and
+    window_end aggregates per window (one final row per window, as Flink emits them)."""
+    kind = TVF_KINDS.get(node.name)
+    if kind is None:
+        raise UnsupportedFeatureError("the window table function %s (TUMBLE, HOP and SESSION "
+                                      "are built)" % node.name)
+    if node.args.get("partition_by"):
+        raise UnsupportedFeatureError("SESSION windows with PARTITION BY in a window TVF")
+    scope = _from(t_env, node.args["table"], ctes)
+    column = node.args["time_col"]
+    time_field = scope.resolve(column.table or None, column.name)
+    millis = [int(_interval(i).value / datetime.timedelta(milliseconds=1))
+              for i in node.args["intervals"]]
+    if len(millis) != (2 if kind == "slide" else 1):
+        raise ValidationException("%s takes %s." % (node.name, "a slide and a size" if
+                                                     kind == "slide" else "one interval"))
+    if kind == "tumble":
+        sizes = {"size": millis[0]}
+    elif kind == "slide":
+        sizes = {"slide": millis[0], "size": millis[1]}
+    else:
+        sizes = {"gap": millis[0]}
+    window = ops.GroupWindow(kind=kind, time_field=time_field, alias=TVF_ALIAS, **sizes)
+    return Scope(scope.rel, scope.columns, window)
 
 
 def _join_scopes(left: Scope, right: Scope, kind: str, condition: Optional[exp.Expression]
@@ -182,7 +217,7 @@ def _select(t_env, node: exp.Select, ctes) -> ops.Rel:
     rel = scope.rel
     if where is not None:
         rel = _where(t_env, rel, where.this, scope)
-        scope = Scope(rel, scope.columns)
+        scope = Scope(rel, scope.columns, scope.window)
     rel, scope = _scalar_subqueries(t_env, node, rel, scope, ctes)
     items = _select_items(node, scope)
     group = node.args.get("group")
@@ -192,6 +227,8 @@ def _select(t_env, node: exp.Select, ctes) -> ops.Rel:
     if window is not None:
         keys = [to_expr(k, scope) for k in group.expressions if not _is_window_call(k)]
         rel = build.window_aggregate(rel, window, keys, exprs, sql=True)
+    elif scope.window is not None:
+        rel = _window_tvf_aggregate(rel, scope, group, exprs)
     elif group is not None or having is not None or any(aggregate_calls(e) for e in exprs):
         keys = [to_expr(k, scope) for k in (group.expressions if group is not None else [])]
         having_expr = to_expr(having.this, scope) if having is not None else None
@@ -215,9 +252,21 @@ def _scalar_subqueries(t_env, node: exp.Select, rel: ops.Rel, scope: Scope, ctes
                                       % len(value.schema))
         name = "__scalar%d" % i
         rel = build.join(rel, build.rename_all(value, [name]), "left", None)
-        scope = Scope(rel, scope.columns + [(SCALAR, name, name)])
+        scope = Scope(rel, scope.columns + [(SCALAR, name, name)], scope.window)
         subquery.replace(exp.column(name, table=SCALAR))
     return rel, scope
+
+
+def _window_tvf_aggregate(rel: ops.Rel, scope: Scope, group, exprs) -> ops.Rel:
+    keys = [to_expr(k, scope) for k in (group.expressions if group is not None else [])]
+    window_keys = {k.name for k in keys if isinstance(k, ex.Call)
+                   and k.name in ("window_start", "window_end")}
+    if window_keys != {"window_start", "window_end"}:
+        raise UnsupportedFeatureError(
+            "a window TVF without GROUP BY window_start, window_end (window Top-N, "
+            "deduplication and joins: the issue 'Streaming SQL beyond aggregation')")
+    keys = [k for k in keys if not (isinstance(k, ex.Call) and k.name in TVF_COLUMNS.values())]
+    return build.window_aggregate(rel, scope.window, keys, exprs, sql=True)
 
 
 LEGACY_WINDOWS = {"TUMBLE": "tumble", "HOP": "slide", "SESSION": "session"}
@@ -413,6 +462,9 @@ def to_expr(node: exp.Expression, scope: Optional[Scope]) -> ex.Expr:
         name = node.name
         if scope is None:
             return ex.Column(name)
+        prop = scope.window_property(name)
+        if prop is not None:
+            return prop
         return ex.Column(scope.resolve(node.table or None, name))
     if isinstance(node, exp.Star):
         return ex.Star()
