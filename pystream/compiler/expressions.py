@@ -249,9 +249,14 @@ def aggregate_column(call: ex.Call, schema: Schema) -> Column:
     return make(args, call.distinct).cast(spark_type(type_of(call, schema)))
 
 
+RANKING = {"row_number": F.row_number, "rank": F.rank, "dense_rank": F.dense_rank}
+
+
 def running_aggregate_column(call: ex.Call, schema: Schema, window) -> Column:
     """The aggregate over ``window`` (a Spark window spec), for OVER and running changelogs."""
     args = [to_column(a, schema) for a in call.args]
+    if call.name in RANKING:
+        return RANKING[call.name]().over(window).cast(spark_type(type_of(call, schema)))
     if call.distinct and call.name in RUNNING_DISTINCT:
         column = RUNNING_DISTINCT[call.name](args).over(window)
     else:

@@ -24,6 +24,7 @@ from pyspark.sql import types as st
 
 from pystream.compiler import table_connectors
 from pystream.compiler.expressions import (
+    RANKING,
     aggregate_column,
     quoted,
     running_aggregate_column,
@@ -375,9 +376,16 @@ def _over(node: ops.Over, ctx: Context) -> Frame:
     columns = [quoted(n) for n in schema.names]
     for a in node.aggregates:
         call: ex.OverCall = a.expr
-        columns.append(running_aggregate_column(call.agg, schema, _over_spec(call.window, schema))
-                       .alias(a.names[0]))
+        spec = _ranking_spec(call.window, schema) if call.agg.name in RANKING \
+            else _over_spec(call.window, schema)
+        columns.append(running_aggregate_column(call.agg, schema, spec).alias(a.names[0]))
     return _select(frame, ctx, columns)
+
+
+def _ranking_spec(w: ops.OverWindow, schema):
+    """ROW_NUMBER / RANK / DENSE_RANK: partitions in their order, without a frame."""
+    return Window.partitionBy(*[to_column(p, schema) for p in w.partition_by]).orderBy(
+        *[_ordering(o, schema) for o in w.order_by])
 
 
 def _over_spec(w: ops.OverWindow, schema):

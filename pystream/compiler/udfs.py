@@ -8,7 +8,7 @@ from typing import Any, List
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 
-from pystream.table.types import DataType
+from pystream.table.types import DataType, RowType
 from pystream.table.udf import FunctionContext, UserDefinedFunction, python_callable
 
 __all__ = ["scalar_udf_column", "table_udf_column"]
@@ -36,7 +36,7 @@ class ScalarEvaluator:
 
         if not self._opened:
             self._open()
-        args = [t.python_value(v) for t, v in zip(self.arg_types, values)]
+        args = [_argument(t, v) for t, v in zip(self.arg_types, values)]
         try:
             return self.result_type.spark_value(self._call(*args))
         except Exception as e:  # noqa: BLE001 - the user's error, reported with its row
@@ -71,13 +71,22 @@ class TableEvaluator(ScalarEvaluator):
 
         if not self._opened:
             self._open()
-        args = [t.python_value(v) for t, v in zip(self.arg_types, values)]
+        args = [_argument(t, v) for t, v in zip(self.arg_types, values)]
         try:
             produced = self._call(*args)
             rows = [] if produced is None else list(produced)
         except Exception as e:  # noqa: BLE001 - the user's error, reported with its row
             raise operator_failure(e, self.label, tuple(args)) from None
         return [self.result_type.spark_value(_as_row(r)) for r in rows]
+
+
+def _argument(data_type: DataType, value: Any) -> Any:
+    """A value as a user function receives it: ROWs are Rows with their field names (a
+    function given the whole row reads ``row.name``)."""
+    result = data_type.python_value(value)
+    if isinstance(data_type, RowType) and result is not None:
+        result.set_field_names(data_type.names)
+    return result
 
 
 def _as_row(item: Any):

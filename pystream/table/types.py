@@ -602,12 +602,12 @@ class RowType(DataType):
         return tuple(f.data_type.spark_value(v) for f, v in zip(self.fields, value))
 
     def python_value(self, value):
+        """A ``Row`` without field names, as PyFlink's collect() gives nested rows (user
+        functions get named rows: ``pystream.compiler.udfs``)."""
         from pystream.common.types import Row
         if value is None:
             return None
-        row = Row(*[f.data_type.python_value(v) for f, v in zip(self.fields, value)])
-        row.set_field_names(self.names)
-        return row
+        return Row(*[f.data_type.python_value(v) for f, v in zip(self.fields, value)])
 
     def to_type_info(self) -> TypeInformation:
         return Types.ROW_NAMED(self.names, [f.data_type.to_type_info() for f in self.fields])
