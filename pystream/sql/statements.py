@@ -201,7 +201,7 @@ def _with_options(node: exp.Create) -> Dict[str, str]:
     props = node.args.get("properties")
     options = {}
     for p in (props.expressions if props is not None else []):
-        if isinstance(p, exp.Property):
+        if type(p) is exp.Property:  # not its subclasses (TEMPORARY, PARTITIONED BY)
             key = p.name if not isinstance(p.this, exp.Literal) else p.this.name
             options[key] = p.args["value"].name
     return options
