@@ -220,7 +220,7 @@ def run_sql(argv: Sequence[str]) -> int:
 
     from pystream import session
     from pystream.session import SessionSettings
-    from pystream.sql.parse import parse_statements
+    from pystream.sql.parse import iter_statements
     from pystream.sql.statements import execute_parsed
     from pystream.table import EnvironmentSettings, TableEnvironment
 
@@ -235,8 +235,8 @@ def run_sql(argv: Sequence[str]) -> int:
     t_env = TableEnvironment.create(settings)
     try:
         with open(options.file, encoding="utf-8") as f:
-            statements = parse_statements(f.read())
-        for statement in statements:
+            script = f.read()
+        for statement in iter_statements(script):
             execute_parsed(t_env, statement).print()
         return 0
     except PystreamError as e:

@@ -10,7 +10,7 @@ SET BEGIN ... END, and a script's BEGIN STATEMENT SET; ... END;), ``Reset``,
 from __future__ import annotations
 
 import logging
-from typing import List, Optional, Sequence
+from typing import Iterator, List, Optional, Sequence
 
 import sqlglot
 from sqlglot import exp
@@ -20,7 +20,8 @@ from sqlglot.tokens import Token, TokenType
 from pystream.sql.dialect import Flink
 from pystream.util.exceptions import SqlParserException
 
-__all__ = ["parse_statement", "parse_statements", "parse_expression", "parse_type_node",
+__all__ = ["parse_statement", "parse_statements", "iter_statements", "parse_expression",
+           "parse_type_node",
            "Show", "Explain", "StatementSet", "Reset", "CreateFunction"]
 
 
@@ -57,18 +58,26 @@ class CreateFunction(exp.Expression):
                  "exists": False, "language": False}
 
 
+# what a statement parses into (a bare expression such as ``SELEC 1`` is not one)
+STATEMENTS = (exp.Query, exp.DDL, exp.DML, exp.Use, exp.Set, exp.Describe, exp.Command,
+              exp.Alter, exp.Values, exp.Drop)
+
+
 def _quiet() -> None:
     """sqlglot logs a warning when it falls back to a generic command; we raise instead."""
     logging.getLogger("sqlglot").setLevel(logging.ERROR)
 
 
-def _error(sql: str, message: str, line: int, column: int) -> SqlParserException:
+def _error(sql: str, message: str, line: int, column: int,
+           line_offset: int = 0) -> SqlParserException:
+    """``line`` counts in ``sql``; the message counts from the script's start
+    (``line_offset`` lines before ``sql``)."""
     lines = sql.splitlines() or [""]
     line = min(max(line, 1), len(lines))
     text = lines[line - 1]
     caret = " " * max(column - 1, 0) + "^"
     return SqlParserException("SQL parse failed. %s at line %d, column %d.\n%s\n%s" % (
-        message, line, column, text, caret), line, column)
+        message, line + line_offset, column, text, caret), line + line_offset, column)
 
 
 def _from_sqlglot(sql: str, e: Exception, line_offset: int = 0) -> SqlParserException:
@@ -82,8 +91,8 @@ def _from_sqlglot(sql: str, e: Exception, line_offset: int = 0) -> SqlParserExce
             message = message.split(" but got <Token")[0] + " but reached the end"
         if token:
             message += " (near '%s')" % token
-        return _error(sql, message, line + line_offset, column)
-    return _error(sql, str(e).splitlines()[0], 1 + line_offset, 1)
+        return _error(sql, message, line, column, line_offset)
+    return _error(sql, str(e).splitlines()[0], 1, 1, line_offset)
 
 
 def _tokens(sql: str) -> List[Token]:
@@ -100,7 +109,7 @@ def parse_statement(sql: str, line_offset: int = 0) -> exp.Expr:
     while tokens and tokens[-1].token_type == TokenType.SEMICOLON:
         tokens.pop()
     if not tokens:
-        raise _error(sql, "Empty statement", 1 + line_offset, 1)
+        raise _error(sql, "Empty statement", 1, 1, line_offset)
     special = _special_statement(sql, tokens, line_offset)
     if special is not None:
         return special
@@ -109,19 +118,27 @@ def parse_statement(sql: str, line_offset: int = 0) -> exp.Expr:
     except (ParseError, TokenError) as e:
         raise _from_sqlglot(sql, e, line_offset) from None
     if len(statements) != 1:
-        raise _error(sql, "Expected one statement, found %d" % len(statements),
-                     1 + line_offset, 1)
+        raise _error(sql, "Expected one statement, found %d" % len(statements), 1, 1,
+                     line_offset)
     node = statements[0]
+    if not isinstance(node, STATEMENTS):
+        raise _error(sql, "Non-query expression encountered in illegal context",
+                     tokens[0].line, tokens[0].col - len(tokens[0].text) + 1, line_offset)
     if isinstance(node, exp.Command):
         raise _error(sql, "Unsupported statement: %s" % node.name.upper(),
-                     tokens[0].line + line_offset, tokens[0].col - len(tokens[0].text) + 1)
+                     tokens[0].line, tokens[0].col - len(tokens[0].text) + 1, line_offset)
     return node
 
 
 def parse_statements(script: str) -> List[exp.Expr]:
     """The statements of a script, in order (``--`` and ``/* */`` comments; statements end
     with ``;``; ``BEGIN STATEMENT SET; ... END;`` is one statement)."""
-    result: List[exp.Expr] = []
+    return list(iter_statements(script))
+
+
+def iter_statements(script: str) -> Iterator[exp.Expr]:
+    """``parse_statements`` one at a time: a script runs its statements up to the first that
+    does not parse, as Flink's SQL client does."""
     pending: Optional[List[exp.Expr]] = None
     for text, line in _split(script):
         words = " ".join(text.upper().split())
@@ -129,14 +146,16 @@ def parse_statements(script: str) -> List[exp.Expr]:
             pending = []
             continue
         if words == "END" and pending is not None:
-            result.append(StatementSet(expressions=pending))
+            yield StatementSet(expressions=pending)
             pending = None
             continue
         node = parse_statement(text, line - 1)
-        (pending if pending is not None else result).append(node)
+        if pending is not None:
+            pending.append(node)
+        else:
+            yield node
     if pending is not None:
         raise _error(script, "BEGIN STATEMENT SET without END", script.count("\n") + 1, 1)
-    return result
 
 
 def _split(script: str):
@@ -204,8 +223,8 @@ def _special_statement(sql: str, tokens: List[Token], line_offset: int) -> Optio
         inner = sql[tokens[4].start:tokens[-1].start] if words[3:4] == ["BEGIN"] and \
             words[-1] == "END" else None
         if inner is None:
-            raise _error(sql, "Expected EXECUTE STATEMENT SET BEGIN ... END",
-                         1 + line_offset, 1)
+            raise _error(sql, "Expected EXECUTE STATEMENT SET BEGIN ... END", 1, 1,
+                         line_offset)
         return StatementSet(expressions=[parse_statement(text, line - 1 + line_offset)
                                          for text, line in _split(inner)])
     if words[0] == "EXECUTE" and len(words) > 1 and words[1] == "INSERT":
@@ -219,7 +238,7 @@ def _special_statement(sql: str, tokens: List[Token], line_offset: int) -> Optio
     if words[0] in ("LOAD", "UNLOAD") or words[:2] in (["CREATE", "CATALOG"],
                                                         ["ALTER", "DATABASE"]):
         raise _error(sql, "Unsupported statement: %s" % " ".join(words[:2]),
-                     tokens[0].line + line_offset, 1)
+                     tokens[0].line, 1, line_offset)
     return None
 
 
@@ -235,7 +254,7 @@ def _show(sql: str, tokens: List[Token], line_offset: int) -> Show:
             break
     else:
         raise _error(sql, "Unsupported SHOW statement: SHOW %s" % " ".join(words[:2]),
-                     tokens[0].line + line_offset, 1)
+                     tokens[0].line, 1, line_offset)
     target = like = None
     not_like = False
     rest_words = _words(rest)
@@ -269,7 +288,7 @@ def _create_function(sql: str, tokens: List[Token], words: List[str],
         name_tokens.append(tokens[i].text)
         i += 1
     if i + 1 >= len(tokens) or tokens[i + 1].token_type != TokenType.STRING:
-        raise _error(sql, "Expected AS '<module.function>'", tokens[0].line + line_offset, 1)
+        raise _error(sql, "Expected AS '<module.function>'", tokens[0].line, 1, line_offset)
     language = words[i + 3] if words[i + 2:i + 3] == ["LANGUAGE"] and len(words) > i + 3 \
         else None
     return CreateFunction(this="".join(name_tokens), expression=tokens[i + 1].text,

@@ -68,3 +68,37 @@ def test_a_failing_job_exits_with_its_short_message(tmp_path):
         "pystream: JobExecutionError: ZeroDivisionError: integer division or modulo by zero "
         "(in operator 'Map' (failing_job.py:4))",
         "  record: 0"])
+
+
+def _pystream(args, cwd):
+    import os
+    import subprocess
+    import sys
+
+    import pystream
+
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(pystream.__file__)))
+    env = dict(os.environ, PYTHONPATH=repo)
+    return subprocess.run([sys.executable, "-m", "pystream", *args], env=env, cwd=cwd,
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_pystream_sql_runs_a_script_and_stops_at_a_parse_error(tmp_path):
+    """``pystream sql -f``: each statement's result as the SQL client prints it; a statement
+    that does not parse prints its line and caret and exits 1."""
+    write(tmp_path / "job.sql", """-- totals per parity
+CREATE TABLE src (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '4',
+  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '4');
+CREATE TABLE sink (k BIGINT, n BIGINT) WITH ('connector' = 'print');
+BEGIN STATEMENT SET;
+INSERT INTO sink SELECT id % 2, COUNT(*) FROM src GROUP BY id % 2;
+END;
+SELEC oops;
+""")
+    done = _pystream(["sql", "--batch", "--master", "local[1]", "-f", "job.sql"], tmp_path)
+    out = done.stdout.splitlines()
+    assert out[:2] == ["OK", "OK"]
+    assert sorted(out[2:4]) == ["+I[0, 2]", "+I[1, 2]"]
+    assert done.returncode == 1
+    assert "SqlParserException: SQL parse failed." in done.stderr
+    assert "line 8, column" in done.stderr and "SELEC oops" in done.stderr
