@@ -307,6 +307,45 @@ class PystreamMagics(Magics):
         if text:
             print("\nSpark plan (%s):\n%s" % (args.mode, text))
 
+    # -- %sql
+
+    @magic_arguments()
+    @argument("--mode", default="tableau", choices=["tableau", "changelog"],
+              help="tableau: PyFlink's print() layout; changelog: one line per change")
+    @argument("-n", "--rows", dest="n", type=int, default=None,
+              help="stop a query after this many rows")
+    @argument("-o", "--output", default=None, help="store the last result's rows in this name")
+    @argument("--batch", action="store_true", help="run in bt_env (BATCH) instead of t_env")
+    @line_cell_magic
+    def sql(self, line: str, cell: Optional[str] = None):
+        """Run Flink SQL in t_env: DDL prints OK, SHOW/DESCRIBE their table, a query its rows
+        (PyFlink's tableau layout). {python_expr} is replaced by its value."""
+        from pyshell.sql import run_statement, statements_of
+        from pystream.util.exceptions import SqlParserException
+
+        args, statement = self._parse(self.sql, line)
+        text = cell if cell is not None else statement
+        if not text.strip():
+            raise UsageError("give a statement, e.g. %sql SHOW TABLES (see %sql?)")
+        t_env = self.shell.user_ns.get("bt_env" if args.batch else "t_env")
+        try:
+            statements = statements_of(text, self.shell.user_ns)
+        except SqlParserException as e:
+            print(str(e), file=sys.stderr)
+            return None
+        self._session()
+        rows = None
+        for statement in statements:
+            shown = self._run(lambda cancel, s=statement: run_statement(t_env, s, args.mode,
+                                                                        args.n))
+            if shown is None:
+                return None
+            lines, rows = shown
+            print("\n".join(lines))
+        if args.output:
+            self.shell.user_ns[args.output] = rows
+        return None
+
     # -- %conf
 
     @magic_arguments()

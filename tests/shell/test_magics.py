@@ -47,6 +47,26 @@ def test_preview_of_tables_shows_rows_and_changelogs(ip):
     assert changes.rows == [["+I", "a", 1], ["+I", "b", 1], ["-U", "a", 1], ["+U", "a", 2]]
 
 
+def test_sql_runs_statements_and_shows_their_results(ip, capsys):
+    ip.run_cell_magic("sql", "--batch", "CREATE TEMPORARY VIEW fruit AS SELECT * FROM "
+                      "(VALUES (1, 'apple'), (2, 'pear')) AS T(id, name);\n"
+                      "SELECT name FROM fruit WHERE id > 1")
+    ip.user_ns["threshold"] = 0
+    ip.run_line_magic("sql", "--batch -n 1 -o first SELECT id FROM fruit WHERE id > {threshold}")
+    ip.run_line_magic("sql", "SELEC 1")
+    out, err = capsys.readouterr()
+    assert out.splitlines()[:6] == [
+        "OK",
+        "+--------------------------------+",
+        "|                           name |",
+        "+--------------------------------+",
+        "|                           pear |",
+        "+--------------------------------+",
+    ]
+    assert [tuple(r) for r in ip.user_ns["first"]] == [(1,)]
+    assert "SQL parse failed" in err and "SELEC 1" in err
+
+
 def test_explain_shows_graph_and_spark_plan(ip, streaming_env, capsys):
     ip.user_ns["nums"] = streaming_env.from_collection([1, 2, 3], Types.LONG())
     ip.run_line_magic("explain", "nums.map(lambda v: v + 1)")
