@@ -113,8 +113,15 @@ def _create(t_env, node: exp.Create) -> TableResult:
     if kind == "TABLE":
         target = node.this
         name = _table_name(target.this if isinstance(target, exp.Schema) else target)
-        if node.expression is not None:  # CREATE TABLE ... AS SELECT
-            raise UnsupportedFeatureError("CREATE TABLE ... AS SELECT")
+        if node.expression is not None:  # CREATE TABLE ... AS SELECT: create, then insert
+            rel = translate.query_to_rel(t_env, node.expression)
+            builder = DeclaredSchema.new_builder()
+            for f in rel.schema.without_time_attributes():
+                builder.column(f.name, f.data_type)
+            entry = CatalogTable(builder.build(), _with_options(node), _partition_keys(node),
+                                 None)
+            t_env._catalogs.create(name, entry, temporary=temporary, if_not_exists=exists)
+            return t_env._execute_insert(rel, name, False)
         entry = CatalogTable(_declared_schema(target), _with_options(node),
                              _partition_keys(node), None)
         t_env._catalogs.create(name, entry, temporary=temporary, if_not_exists=exists)

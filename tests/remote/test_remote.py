@@ -12,6 +12,7 @@ from tests.connectors.test_jdbc import sql
 from tests.remote.materials import materials, pystream_run, result_of
 
 CONNECTORS_JOB = Path(__file__).with_name("connectors_job.py")
+TABLE_JOB = Path(__file__).with_name("table_job.py")
 
 
 @pytest.fixture(scope="module")
@@ -53,3 +54,16 @@ def test_connectors(where, request, kafka_servers, postgres, tmp_path):
             sql(postgres, "SELECT word FROM %s ORDER BY word" % table)) == (
         {mode: ["%s-%s" % (v, mode) for v in "ABC"] for mode in ("STREAMING", "BATCH")},
         written, [[w] for w in written])
+
+
+@pytest.mark.parametrize("where", ["--master", "--remote"])
+def test_table_and_sql_program(where, request):
+    """A Table API / SQL program (SQL aggregate, STREAMING changelog, Python UDF and table
+    function) on the cluster and over Spark Connect."""
+    url = request.getfixturevalue("standalone_master" if where == "--master" else "connect_url")
+    done = pystream_run([where, url, "-py", str(TABLE_JOB)])
+    assert result_of(done) == {
+        "batch": [[0, 12], [1, 9]],
+        "changelog": ["+I['a', '1']", "+I['b', '1']", "-U['a', '1']", "+U['a', '2']"],
+        "udf": [[1, "A"], [1, "B"], [2, "C"]],
+    }
