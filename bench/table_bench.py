@@ -102,10 +102,15 @@ spark.stop()
 '''
 
 
-def run(command, env=None) -> float:
-    """Seconds a whole process takes; its output is shown when it fails."""
+def run(command, env=None, timeout=None) -> float:
+    """Seconds a whole process takes; its output is shown when it fails. A process past its
+    ``timeout`` is killed and counts as ``inf``."""
     start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, env=env,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return float("inf")
     seconds = time.perf_counter() - start
     if done.returncode:
         sys.stderr.write(done.stdout[-2000:] + done.stderr[-4000:])
@@ -136,6 +141,9 @@ def main() -> None:
     parser.add_argument("--pyflink-rows", type=int, default=30_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--pyflink-python", default="/tmp/flinkvenv/bin/python")
+    parser.add_argument("--pyflink-timeout", type=float, default=600,
+                        help="seconds before a PyFlink run is stopped (reported as > T)")
+    parser.add_argument("--only", choices=["batch", "changelog"], default=None)
     args = parser.parse_args()
     python = sys.executable
     flink = args.pyflink_python if os.path.exists(args.pyflink_python) else None
@@ -147,6 +155,17 @@ def main() -> None:
             text = text.replace("from pystream.", "from pyflink.")
         return write(directory, name, text)
 
+    if args.only != "changelog":
+        batch(args, python, flink, program)
+    if args.only != "batch":
+        changelog(args, python, flink, program)
+
+
+def _flink_seconds(seconds: float, timeout: float) -> str:
+    return "%7.1f s" % seconds if seconds != float("inf") else "  > %.0f s (stopped)" % timeout
+
+
+def batch(args, python, flink, program) -> None:
     print("BATCH filter + group-by, %d rows (whole processes, best of %d)"
           % (args.rows, args.repeat))
     ours = best([str(PYSTREAM), "run", "-py", program("batch.py", BATCH_JOB, args.rows)],
@@ -155,10 +174,13 @@ def main() -> None:
     print("  pystream run -py   %7.1f s" % ours)
     print("  PySpark by hand    %7.1f s   pystream / PySpark = %.2fx" % (spark, ours / spark))
     if flink:
-        pyflink = best([flink, program("batch_flink.py", BATCH_JOB, args.rows, True)], 1,
-                       pyflink_env(flink))
-        print("  PyFlink 2.3        %7.1f s   (one run)" % pyflink)
+        pyflink = run([flink, program("batch_flink.py", BATCH_JOB, args.rows, True)],
+                      pyflink_env(flink), args.pyflink_timeout)
+        print("  PyFlink 2.3        %s   (one run)" % _flink_seconds(pyflink,
+                                                                   args.pyflink_timeout))
 
+
+def changelog(args, python, flink, program) -> None:
     n = args.changelog_rows
     print("STREAMING group-by, per-record changelog collected, %d rows" % n)
     ours = best([str(PYSTREAM), "run", "-py", program("changelog.py", CHANGELOG_JOB, n)],
@@ -170,7 +192,7 @@ def main() -> None:
     if flink:
         m = args.pyflink_rows
         pyflink = run([flink, program("changelog_flink.py", CHANGELOG_JOB, m, True)],
-                      pyflink_env(flink))
+                      pyflink_env(flink), args.pyflink_timeout)
         print("  PyFlink 2.3        %7.1f s   %9.0f records/s (%d rows)   pystream is %.0fx "
               "PyFlink's records/s" % (pyflink, m / pyflink, m, (n / ours) / (m / pyflink)))
 

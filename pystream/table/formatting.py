@@ -3,12 +3,11 @@ connector's ``+I[...]`` lines. Java's number formatting, SQL timestamps, ``<NULL
 from __future__ import annotations
 
 import datetime
-import math
-import struct
 import unicodedata
 from decimal import Decimal
 from typing import Iterable, List, Optional
 
+from pystream.runtime import formatting as runtime_formatting
 from pystream.table import types as T
 
 __all__ = ["flink_string", "tableau_lines", "changelog_line", "java_double", "java_float"]
@@ -19,35 +18,12 @@ MAX_COLUMN_WIDTH = 30
 
 def java_double(x: float) -> str:
     """Java's ``Double.toString``: ``1.0``, ``1.0E10``, ``1.0E-4``, ``NaN``, ``Infinity``."""
-    if math.isnan(x):
-        return "NaN"
-    if math.isinf(x):
-        return "Infinity" if x > 0 else "-Infinity"
-    if x == 0:
-        return "-0.0" if math.copysign(1, x) < 0 else "0.0"
-    sign, digits, exponent = Decimal(repr(x)).normalize().as_tuple()
-    text = "".join(map(str, digits))
-    point = len(text) + exponent  # digits before the decimal point
-    if 1e-3 <= abs(x) < 1e7:
-        if point <= 0:
-            body = "0." + "0" * -point + text
-        elif point >= len(text):
-            body = text + "0" * (point - len(text)) + ".0"
-        else:
-            body = text[:point] + "." + text[point:]
-    else:
-        body = "%s.%sE%d" % (text[0], text[1:] or "0", point - 1)
-    return ("-" if sign else "") + body
+    return runtime_formatting.java_double(x)
 
 
 def java_float(x: float) -> str:
     """Java's ``Float.toString`` of a 32-bit float (the shortest digits that round-trip)."""
-    f32 = struct.unpack("f", struct.pack("f", x))[0]
-    for digits in range(1, 10):
-        text = "%.*g" % (digits, f32)
-        if struct.unpack("f", struct.pack("f", float(text)))[0] == f32:
-            return java_double(float(text))
-    return java_double(f32)
+    return runtime_formatting.java_double(x, single=True)
 
 
 def _fraction(value, precision: int) -> str:
@@ -67,6 +43,14 @@ def _day_time_interval(value: datetime.timedelta) -> str:
     days, hour = divmod(hours, 24)
     sign = "-" if value < datetime.timedelta(0) else "+"
     return "%s%d %02d:%02d:%02d.%03d" % (sign, days, hour, minute, second, micros // 1000)
+
+
+def _map_text(value: dict, data_type, render) -> str:
+    """``{k=v, ...}``, keys and values written by ``render(value, type)``."""
+    key_type = getattr(data_type, "key_type", None)
+    value_type = getattr(data_type, "value_type", None)
+    return "{%s}" % ", ".join("%s=%s" % (render(k, key_type), render(v, value_type))
+                              for k, v in value.items())
 
 
 def flink_string(value, data_type: T.DataType, null: str = NULL) -> str:
@@ -98,11 +82,7 @@ def flink_string(value, data_type: T.DataType, null: str = NULL) -> str:
         years, months = divmod(abs(int(value)), 12)
         return "%s%d-%02d" % ("-" if value < 0 else "+", years, months)
     if isinstance(value, dict):
-        key_type = getattr(data_type, "key_type", None)
-        value_type = getattr(data_type, "value_type", None)
-        return "{%s}" % ", ".join("%s=%s" % (flink_string(k, key_type, "null"),
-                                             flink_string(v, value_type, "null"))
-                                  for k, v in value.items())
+        return _map_text(value, data_type, lambda v, t: flink_string(v, t, "null"))
     if isinstance(value, (list, tuple)) and not hasattr(value, "get_row_kind"):
         element = getattr(data_type, "element_type", None)
         return "[%s]" % ", ".join(flink_string(v, element, "null") for v in value)
@@ -164,11 +144,7 @@ def java_string(value, data_type: Optional[T.DataType]) -> str:
     if isinstance(value, datetime.timedelta):
         return _day_time_interval(value)
     if isinstance(value, dict):
-        key_type = getattr(data_type, "key_type", None)
-        value_type = getattr(data_type, "value_type", None)
-        return "{%s}" % ", ".join("%s=%s" % (java_string(k, key_type),
-                                             java_string(v, value_type))
-                                  for k, v in value.items())
+        return _map_text(value, data_type, java_string)
     if hasattr(value, "get_row_kind"):  # a Row
         fields = getattr(data_type, "fields", None) or []
         types = [f.data_type for f in fields] or [None] * len(value)
