@@ -158,6 +158,21 @@ class Table:
         """As ``join_lateral``, keeping rows the function gives nothing for (with NULLs)."""
         return self._lateral(table_function_call, "left", join_predicate)
 
+    def map(self, func: Union[Expression, Any]) -> "Table":
+        """One row per row from a scalar function (udf): a ROW result becomes its fields
+        (named as the ROW's), any other result one column ``_c0``. A function given alone is
+        called with the whole row."""
+        if not isinstance(func, Expression):
+            func = func(Expression(ex.Call("row", tuple(ex.Column(n)
+                                                         for n in self._rel.schema.names))))
+        call = _nodes([func], self._t_env)[0]
+        result = build.type_of(call, self._rel.schema)
+        if not hasattr(result, "fields"):
+            return self._with(build.project(self._rel, [call]))
+        exprs = [ex.Alias(ex.Call("get", (call, to_node(f.name))), (f.name,))
+                 for f in result.fields]
+        return self._with(build.project(self._rel, exprs))
+
     def flat_map(self, func: Union[Expression, Any]) -> "Table":
         """The rows a table function gives for each row (called with the whole row)."""
         call = func if isinstance(func, Expression) else func()

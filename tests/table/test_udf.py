@@ -3,7 +3,7 @@ ScalarFunctions, pandas functions, registration by name, and errors that name th
 import pytest
 
 from pystream.errors import JobExecutionError, UnsupportedFeatureError
-from pystream.table import DataTypes
+from pystream.table import DataTypes, Row
 from pystream.table.expressions import call, col
 from pystream.table.udf import ScalarFunction, udaf, udf, udtf
 from tests.table.conftest import rows
@@ -79,3 +79,14 @@ def test_aggregate_functions_say_they_are_not_built_yet(words):
     total = udaf(lambda: None, result_type=DataTypes.BIGINT())
     with pytest.raises(UnsupportedFeatureError, match="aggregate functions"):
         total(col("id"))
+
+
+def test_map_gives_a_row_function_s_fields_as_columns(words):
+    pair = udf(lambda row: Row(row.id * 10, row.word.upper()),
+               result_type=DataTypes.ROW([DataTypes.FIELD("tens", DataTypes.BIGINT()),
+                                          DataTypes.FIELD("loud", DataTypes.STRING())]))
+    mapped = words.map(pair)
+    assert mapped.get_schema().get_field_names() == ["tens", "loud"]
+    assert sorted(rows(mapped)) == [(10, "A"), (20, "BB"), (30, "CCC")]
+    length = udf(lambda s: len(s), result_type=DataTypes.INT())
+    assert sorted(rows(words.map(length(col("word"))))) == [(1,), (2,), (3,)]
