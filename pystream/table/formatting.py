@@ -7,7 +7,6 @@ import unicodedata
 from decimal import Decimal
 from typing import Iterable, List, Optional
 
-from pystream.runtime import formatting as runtime_formatting
 from pystream.table import types as T
 
 __all__ = ["flink_string", "tableau_lines", "changelog_line", "java_double", "java_float"]
@@ -18,12 +17,16 @@ MAX_COLUMN_WIDTH = 30
 
 def java_double(x: float) -> str:
     """Java's ``Double.toString``: ``1.0``, ``1.0E10``, ``1.0E-4``, ``NaN``, ``Infinity``."""
-    return runtime_formatting.java_double(x)
+    from pystream.runtime.formatting import java_double as java  # not at the shell's start
+
+    return java(x)
 
 
 def java_float(x: float) -> str:
     """Java's ``Float.toString`` of a 32-bit float (the shortest digits that round-trip)."""
-    return runtime_formatting.java_double(x, single=True)
+    from pystream.runtime.formatting import java_double as java
+
+    return java(x, single=True)
 
 
 def _fraction(value, precision: int) -> str:
