@@ -8,6 +8,7 @@ printed by user code are echoed, so Spark's log noise stays out of the user's te
 """
 from __future__ import annotations
 
+import logging
 import os
 import re
 import shutil
@@ -227,6 +228,10 @@ def _start_classic(s: SessionSettings):
     from pyspark import SparkConf, SparkContext
     from pyspark.java_gateway import launch_gateway
     from pyspark.sql import SparkSession
+
+    # py4j's connection chatter ("Closing down clientserver connection") is not the
+    # program's output, even when the program logs INFO to stdout
+    logging.getLogger("py4j").setLevel(logging.WARNING)
 
     os.environ["JAVA_HOME"] = find_java()
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)

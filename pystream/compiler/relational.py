@@ -97,7 +97,8 @@ def _values(node: ops.Values, ctx: Context) -> Frame:
     if ctx.changelog:
         fields.append(st.StructField(SEQ, st.LongType(), False))
         rows = [row + (i,) for i, row in enumerate(rows)]
-    df = ctx.spark.createDataFrame(rows, st.StructType(fields))
+    # one partition, as Flink's from_elements source is one subtask
+    df = ctx.spark.createDataFrame(rows, st.StructType(fields)).coalesce(1)
     return Frame(df)
 
 

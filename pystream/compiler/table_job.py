@@ -7,9 +7,10 @@ lines. Rows reach Python as Flink's values with their row kinds.
 from __future__ import annotations
 
 import logging
+import os
 import re
 import sys
-from typing import Iterator, List
+from typing import Iterator, List, Optional
 
 from pyspark.sql import functions as F
 
@@ -32,13 +33,17 @@ from pystream.util.exceptions import TableException, ValidationException
 
 __all__ = ["TableJob"]
 
+PART = "__part"  # the Spark partition a row was computed in (the print sink's subtask)
+
 
 class TableJob:
     """One run of a Table program's statement, in the environment's mode."""
 
-    def __init__(self, streaming: bool, config: TableConfig):
+    def __init__(self, streaming: bool, config: TableConfig,
+                 env_parallelism: Optional[int] = None):
         self.streaming = streaming
         self.config = config
+        self.env_parallelism = env_parallelism  # a StreamExecutionEnvironment's own setting
 
     def _context(self) -> Context:
         spark = get_session()
@@ -54,17 +59,29 @@ class TableJob:
                     "reading the unbounded table '%s' from a Table program (unbounded "
                     "Table sources: not built yet)" % node.name)
 
-    def frame(self, rel: ops.Rel):
-        """The Spark DataFrame of ``rel``'s rows in order, with ``__op`` when updating."""
+    def frame(self, rel: ops.Rel, subtasks: bool = False):
+        """The Spark DataFrame of ``rel``'s rows in order, with ``__op`` when updating (and,
+        with ``subtasks``, ``__part``: the Spark partition each row was computed in)."""
         self._check_bounded(rel)
         ctx = self._context()
         frame: Frame = translate(rel, ctx)
         names = [quoted(n) for n in rel.schema.names]
+        df = frame.df.withColumn(PART, F.spark_partition_id()) if subtasks else frame.df
+        part = [F.col(PART)] if subtasks else []
         if not ctx.changelog:
-            return frame.df.select(*names), False
+            return df.select(*names, *part), False
         if frame.updating:
-            return frame.df.orderBy(SEQ, SUB).select(*names, F.col(OP)), True
-        return frame.df.orderBy(SEQ).select(*names), False
+            return df.orderBy(SEQ, SUB).select(*names, F.col(OP), *part), True
+        return df.orderBy(SEQ).select(*names, *part), False
+
+    @property
+    def parallelism(self) -> int:
+        """``parallelism.default``, else the stream environment's parallelism, else the number
+        of cores, as Flink's local default."""
+        value = self.config.get("parallelism.default")
+        if value:
+            return int(value)
+        return self.env_parallelism or os.cpu_count() or 1
 
     def spark_plan(self, rel: ops.Rel) -> str:
         """Spark's physical plan of ``rel`` (what ``explain()`` shows under Flink's
@@ -79,14 +96,21 @@ class TableJob:
         return text.getvalue().strip()
 
     def rows(self, rel: ops.Rel, frame=None) -> Iterator[Row]:
+        for row, _ in self.rows_with_subtasks(rel, frame):
+            yield row
+
+    def rows_with_subtasks(self, rel: ops.Rel, frame=None) -> Iterator:
+        """(row, Spark partition or None) for each row, the partition when ``frame`` has
+        ``__part``."""
         df, updating = frame or self.frame(rel)
         types = list(rel.schema.types)
+        width = len(types)
         for spark_row in _spark_rows(df):
             values = [t.python_value(v) for t, v in zip(types, spark_row)]
             row = Row(*values)
             if updating:
-                row.set_row_kind(row_kind_of(spark_row[-1]))
-            yield row
+                row.set_row_kind(row_kind_of(spark_row[width]))
+            yield row, spark_row[-1] if len(spark_row) > width + updating else None
 
     def query_result(self, rel: ops.Rel) -> TableResult:
         schema = TableSchema.of(rel.schema.without_time_attributes())
@@ -139,11 +163,17 @@ class TableJob:
                                    self.streaming)
 
     def _print(self, rel: ops.Rel, physical: Schema, options) -> None:
+        """The print connector: ``+I[...]`` lines, prefixed as Flink's print sink does: the
+        identifier, and with a parallelism above 1 the subtask (``evens:2> ``, ``1> ``)."""
         identifier = options.get("print-identifier")
-        prefix = "%s> " % identifier if identifier else ""
         stream = sys.stderr if options.get("standard-error") == "true" else None
         types = list(physical.types)
-        for row in self.rows(rel):
+        p = self.parallelism
+        for row, part in self.rows_with_subtasks(rel, self.frame(rel, subtasks=p > 1)):
+            if p > 1:
+                prefix = "%s%d> " % (identifier + ":" if identifier else "", part % p + 1)
+            else:
+                prefix = "%s> " % identifier if identifier else ""
             print(prefix + changelog_line(row, types), file=stream)
 
 

@@ -281,7 +281,9 @@ class TableEnvironment:
     def _job(self):
         from pystream.compiler.table_job import TableJob  # Spark: imported when a job runs
 
-        return TableJob(self._streaming, self._config)
+        env = self._stream_env
+        explicit = env._config.get_parallelism() if env is not None else -1
+        return TableJob(self._streaming, self._config, explicit if explicit > 0 else None)
 
     def _execute_query(self, rel: ops.Rel) -> TableResult:
         return self._job().query_result(rel)

@@ -87,6 +87,7 @@ def test_pystream_sql_runs_a_script_and_stops_at_a_parse_error(tmp_path):
     """``pystream sql -f``: each statement's result as the SQL client prints it; a statement
     that does not parse prints its line and caret and exits 1."""
     write(tmp_path / "job.sql", """-- totals per parity
+SET 'parallelism.default' = '1';
 CREATE TABLE src (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '4',
   'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '4');
 CREATE TABLE sink (k BIGINT, n BIGINT) WITH ('connector' = 'print');
@@ -97,8 +98,8 @@ SELEC oops;
 """)
     done = _pystream(["sql", "--batch", "--master", "local[1]", "-f", "job.sql"], tmp_path)
     out = done.stdout.splitlines()
-    assert out[:2] == ["OK", "OK"]
-    assert sorted(out[2:4]) == ["+I[0, 2]", "+I[1, 2]"]
+    assert out[:3] == ["OK", "OK", "OK"]
+    assert sorted(out[3:5]) == ["+I[0, 2]", "+I[1, 2]"]
     assert done.returncode == 1
     assert "SqlParserException: SQL parse failed." in done.stderr
-    assert "line 8, column" in done.stderr and "SELEC oops" in done.stderr
+    assert "line 9, column" in done.stderr and "SELEC oops" in done.stderr
