@@ -251,6 +251,13 @@ class Table:
         """The rows as a pandas DataFrame (the final rows of an updating table)."""
         return self._t_env._to_pandas(self._rel)
 
+    def __getattr__(self, name: str) -> Expression:
+        """A column by attribute (``table.word``), as PyFlink allows."""
+        if name.startswith("_") or not self._rel.schema.has(name):
+            raise AttributeError("The table has no field named '%s'; fields: [%s]." % (
+                name, ", ".join(self._rel.schema.names)))
+        return Expression(ex.Column(name))
+
     def __str__(self) -> str:
         """A name to use inside SQL: ``f"SELECT * FROM {table}"``."""
         return self._t_env._anonymous_name(self)

@@ -81,3 +81,9 @@ def test_a_failing_spark_job_is_one_line_naming_spark_error(t_env):
     with pytest.raises(TableException, match=r"^The Table job failed: \[ARITHMETIC_OVERFLOW\]"):
         big.select(col("a") * 4).execute().print()
     still_usable(t_env)
+
+
+def test_columns_by_attribute_and_an_unknown_one(t_env, orders):
+    assert rows(orders.select(orders.name).where(orders.name == "pear")) == [("pear",)]
+    with pytest.raises(AttributeError, match=r"no field named 'nme'; fields: \[id, name\]"):
+        orders.nme  # noqa: B018 - the attribute access is the test
