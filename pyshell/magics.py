@@ -239,18 +239,18 @@ class PystreamMagics(Magics):
     @_stream_argument
     @line_cell_magic
     def watch(self, line: str, cell: Optional[str] = None):
-        """Watch a DataStream live: its latest rows, rows/s and watermark, until Ctrl-C
-        (which stops the query and returns to the prompt)."""
-        from pyshell.watch import live_output, watch
+        """Watch a DataStream, or a Table over an unbounded source, live: its latest rows
+        (a Table's with their op), rows/s and watermark, until Ctrl-C (which stops the query
+        and returns to the prompt)."""
+        from pyshell.watch import live_output, watch, watch_table
 
         args, expression = self._parse(self.watch, line)
         ds = self._stream(expression, cell)
-        if not hasattr(ds, "key_by"):  # a Table
-            raise UsageError("%watch of a Table is not built yet: %preview shows its rows")
+        follow = watch if hasattr(ds, "key_by") else watch_table  # a DataStream or a Table
         self._session()
         self.starter.make_way()
         out = live_output()
-        closing = self._run(lambda cancel: watch(ds, args.n, cancel, out.show, args.refresh))
+        closing = self._run(lambda cancel: follow(ds, args.n, cancel, out.show, args.refresh))
         if closing:
             print(closing)
 

@@ -258,6 +258,8 @@ def preview_table(table, limits: Limits = Limits(),
     started = time.monotonic()
     job = table._t_env._job()
     rel = table._rel
+    if job.is_unbounded(rel):
+        return _preview_unbounded_table(job, rel, limits, cancel, started)
     df, updating = job.frame(rel)
     timer = threading.Timer(limits.startup + limits.timeout, cancel.cancel, args=("timeout",))
     timer.daemon = True
@@ -278,6 +280,35 @@ def preview_table(table, limits: Limits = Limits(),
             timer.cancel()
     columns = (["op"] if job.streaming else []) + list(rel.schema.names)
     return PreviewResult(columns, rows[:limits.n], len(rows), reason,
+                         time.monotonic() - started, limits)
+
+
+def _preview_unbounded_table(job, rel, limits: Limits, cancel: Cancellation,
+                             started: float) -> PreviewResult:
+    """The leading changes of a query over an unbounded table: its streaming job runs until
+    ``n`` rows came, the timeout, or Ctrl-C, and is cancelled then."""
+    result = job.query_result(rel).collect()
+    cancel.on_cancel(result.close)
+    timer = threading.Timer(limits.startup + limits.timeout, cancel.cancel, args=("timeout",))
+    timer.daemon = True
+    timer.start()
+    rows: list = []
+    reason = "end"
+    try:
+        for row in result:
+            rows.append([str(row.get_row_kind())] + list(row))
+            if len(rows) > limits.n:
+                reason = "rows"
+                break
+    except Exception:
+        if not cancel.is_set():
+            raise
+    finally:
+        timer.cancel()
+        result.close()
+    if cancel.is_set() and reason != "rows":
+        reason = cancel.reason
+    return PreviewResult(["op"] + list(rel.schema.names), rows[:limits.n], len(rows), reason,
                          time.monotonic() - started, limits)
 
 

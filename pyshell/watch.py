@@ -85,6 +85,34 @@ def watch(ds, n: int, cancel: Cancellation, show: Callable[[str], None],
     return render.watch_footer(reason, total, time.monotonic() - started)
 
 
+ROW_KINDS = ("+I", "-U", "+U", "-D")
+
+
+def watch_table(table, n: int, cancel: Cancellation, show: Callable[[str], None],
+                refresh: float = REFRESH_SECONDS) -> str:
+    """``watch`` of a Table over an unbounded source: its latest changes (``op`` first), the
+    rate and the watermark, until ``cancel``; the query is stopped in every case."""
+    from pystream.session import get_session
+
+    job, rel = table._t_env._job(), table._rel
+    if not job.is_unbounded(rel):
+        raise ValueError("%watch follows a STREAMING query over an unbounded table; "
+                         "%preview shows the rows of a bounded one")
+    started = time.monotonic()
+    df, updating = job.frame(rel)
+    names = list(rel.schema.names)
+
+    def decode(arrow) -> list:
+        columns = [arrow.column(i).to_pylist() for i in range(len(names))]
+        kinds = arrow.column(len(names)).to_pylist() if updating else [0] * arrow.num_rows
+        return [[ROW_KINDS[k]] + list(values) for k, values in zip(kinds, zip(*columns))]
+
+    with StreamTap(get_session(), df, decode) as tap:
+        reason, total = _show_until_stopped(tap, ["op"] + names, n, cancel, show, refresh,
+                                            started)
+    return render.watch_footer(reason, total, time.monotonic() - started)
+
+
 def _show_until_stopped(tap: StreamTap, columns, n: int, cancel: Cancellation,
                         show: Callable[[str], None], refresh: float, started: float
                         ) -> Tuple[str, int]:

@@ -11,7 +11,9 @@ In BATCH mode frames are plain batch DataFrames. In STREAMING mode over bounded 
 frame is a batch DataFrame too, with the system columns that make it a changelog: an
 aggregate emits, per input record in ``__seq`` order, ``+I`` for a new key and ``-U``/``+U``
 when the result changed (running aggregates over Spark window functions, natively). Over
-unbounded inputs frames are streaming DataFrames (append-only operators only, for now).
+unbounded inputs (``Context.unbounded``) frames are streaming DataFrames of Structured
+Streaming: calculations, table functions and UNION ALL as they are, group windows as Spark's
+windowed aggregation, emitted when the watermark passes the window's end.
 """
 from __future__ import annotations
 
@@ -50,6 +52,8 @@ class Context:
     spark: object
     changelog: bool  # STREAMING mode: rows carry __seq (and __op/__sub when updating)
     time_zone: str = "UTC"
+    unbounded: bool = False  # STREAMING over an unbounded source: streaming DataFrames
+    compiler: object = None  # the DataStream compiler of the job (unbounded mode)
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,8 @@ class Frame:
     updating: bool = False
 
     def system_columns(self, ctx: Context) -> List[str]:
+        if ctx.unbounded:
+            return [OP] if self.updating else []
         if not ctx.changelog:
             return []
         return [SEQ, OP, SUB] if self.updating else [SEQ]
@@ -103,9 +109,12 @@ def _values(node: ops.Values, ctx: Context) -> Frame:
 
 
 def _connector_scan(node: ops.ConnectorScan, ctx: Context) -> Frame:
-    df = table_connectors.read(node, ctx.spark, streaming=ctx.changelog)
+    df = table_connectors.read(node, ctx.spark, streaming=ctx.changelog or ctx.unbounded,
+                               compiler=ctx.compiler)
     if ctx.changelog and SEQ not in df.columns:
         df = df.withColumn(SEQ, F.monotonically_increasing_id())
+    elif ctx.unbounded and SEQ in df.columns:
+        df = df.drop(SEQ)
     frame = Frame(df)
     if node.computed:
         physical = node.physical
@@ -113,7 +122,30 @@ def _connector_scan(node: ops.ConnectorScan, ctx: Context) -> Frame:
         columns = [to_column(by_name[f.name], physical).alias(f.name) if f.name in by_name
                    else quoted(f.name) for f in node.schema]
         frame = _select(frame, ctx, columns)
+    if ctx.unbounded and node.watermark is not None:
+        frame = replace(frame, df=_with_watermark(frame.df, *node.watermark))
     return frame
+
+
+def _with_watermark(df: DataFrame, column: str, expr: ex.Expr) -> DataFrame:
+    """``WATERMARK FOR ts AS ts - INTERVAL ...`` as Spark's watermark: Flink's bounded
+    out-of-orderness (a window fires once a record at least ``delay`` past its end came)."""
+    delay = 0
+    if isinstance(expr, ex.Call) and expr.name == "minus" and expr.args[0] == ex.Column(column) \
+            and isinstance(expr.args[1], ex.Literal):
+        delay = int(expr.args[1].value.total_seconds() * 1000)
+    elif expr != ex.Column(column):
+        raise UnsupportedFeatureError(
+            "the watermark expression of '%s' over an unbounded source (only '%s' or '%s - "
+            "INTERVAL ...' translate to Spark's watermark)" % (column, column, column))
+    return df.withWatermark(column, "%d milliseconds" % delay)
+
+
+def _not_on_unbounded(ctx: Context, what: str) -> None:
+    if ctx.unbounded:
+        raise UnsupportedFeatureError(
+            "%s over an unbounded STREAMING source (Spark runs it on bounded inputs only; "
+            "read a bounded table, or use a window aggregate)" % what)
 
 
 def _stream_scan(node: ops.StreamScan, ctx: Context) -> Frame:
@@ -124,8 +156,8 @@ def _stream_scan(node: ops.StreamScan, ctx: Context) -> Frame:
     stream = node.stream
     if not all(n.bounded for n in graph.walk([stream._node]) if isinstance(n, graph.Source)):
         raise UnsupportedFeatureError(
-            "from_data_stream of an unbounded DataStream (unbounded Table sources: not "
-            "built yet)")
+            "from_data_stream of an unbounded DataStream (a Table query reads unbounded "
+            "connector tables: kafka, datagen without 'number-of-rows')")
     compiled = compile_stream(stream, batch=True)
     columns = [quoted(c).cast(f.data_type.spark_type()).alias(f.name)
                for c, f in zip(compiled.columns, node.schema)]
@@ -200,6 +232,10 @@ def _aggregate(node: ops.Aggregate, ctx: Context) -> Frame:
     if not node.aggregates:  # GROUP BY keys only: the distinct keys
         projected = ops.Project(schema=node.schema, input=node.input, exprs=node.keys)
         return _distinct(ops.Distinct(schema=node.schema, input=projected), ctx)
+    if ctx.unbounded:
+        from pystream.compiler.changelog import unbounded_aggregate
+
+        return unbounded_aggregate(node, frame, ctx)
     if not ctx.changelog:
         aggs = [aggregate_column(a.expr, schema).alias(a.names[0]) for a in node.aggregates]
         return Frame(frame.df.groupBy(*keys).agg(*aggs))
@@ -250,6 +286,7 @@ def _changelog_of_running(df: DataFrame, keys: List[str], values: List[str]) -> 
 
 
 def _distinct(node: ops.Distinct, ctx: Context) -> Frame:
+    _not_on_unbounded(ctx, "DISTINCT")
     frame = translate(node.input, ctx)
     if not ctx.changelog:
         return replace(frame, df=frame.df.distinct())
@@ -270,6 +307,10 @@ JOIN_KINDS = {"inner": "inner", "left": "left", "right": "right", "full": "full"
 def _join(node: ops.Join, ctx: Context) -> Frame:
     left = translate(node.left, ctx)
     right = translate(node.right, ctx)
+    if ctx.unbounded and ((left.df.isStreaming and right.df.isStreaming)
+                          or node.kind != "inner" or left.updating or right.updating):
+        _not_on_unbounded(ctx, "a %s join of two streams or of an updating table (regular "
+                               "joins of unbounded inputs)" % node.kind)
     if ctx.changelog and (left.updating or right.updating or node.kind not in ("inner", "semi",
                                                                               "anti")):
         raise UnsupportedFeatureError(
@@ -291,7 +332,7 @@ def _join_schema(node: ops.Join) -> Schema:
 def _set_op(node: ops.SetOp, ctx: Context) -> Frame:
     left = translate(node.left, ctx)
     right = translate(node.right, ctx)
-    if ctx.changelog and not (node.kind == "union" and node.all):
+    if (ctx.changelog or ctx.unbounded) and not (node.kind == "union" and node.all):
         raise UnsupportedFeatureError("%s in STREAMING mode" % node.kind.upper())
     casts = [quoted(a.name).cast(f.data_type.spark_type()).alias(f.name)
              for a, f in zip(node.left.schema, node.schema)]
@@ -310,6 +351,7 @@ def _set_op(node: ops.SetOp, ctx: Context) -> Frame:
 
 
 def _sort(node: ops.Sort, ctx: Context) -> Frame:
+    _not_on_unbounded(ctx, "ORDER BY / LIMIT / OFFSET")
     frame = translate(node.input, ctx)
     schema = node.input.schema
     if ctx.changelog and node.keys:
@@ -354,6 +396,8 @@ def _window_aggregate(node: ops.WindowAggregate, ctx: Context) -> Frame:
     aggs = [aggregate_column(a.expr, schema).alias(a.names[0]) for a in node.aggregates]
     if ctx.changelog:
         aggs.append(F.max(SEQ).alias(SEQ))
+    if frame.updating:
+        raise UnsupportedFeatureError("a group window over an updating table")
     grouped = frame.df.groupBy(window.alias("__w"), *keys).agg(*aggs)
     props = {"window_start": F.col("__w.start"), "window_end": F.col("__w.end"),
              "window_rowtime": F.col("__w.end") - F.expr("INTERVAL 1 MILLISECOND")}
@@ -366,12 +410,15 @@ def _window_aggregate(node: ops.WindowAggregate, ctx: Context) -> Frame:
         columns.append((F.unix_millis(F.col("__w.end").cast("timestamp")) * 1_000_000
                         + F.col(SEQ) % 1_000_000).alias(SEQ))
         return Frame(grouped.select(*columns))
+    if ctx.unbounded:  # Spark emits a window once the watermark passes its end
+        return Frame(grouped.select(*columns))
     # BATCH: Flink aggregates windows sort-based, so results come by key, then by window
     ordered = grouped.orderBy(*[quoted(f.name) for f in key_fields], F.col("__w.start"))
     return Frame(ordered.select(*columns))
 
 
 def _over(node: ops.Over, ctx: Context) -> Frame:
+    _not_on_unbounded(ctx, "an OVER window")
     frame = translate(node.input, ctx)
     schema = node.input.schema
     columns = [quoted(n) for n in schema.names]

@@ -83,21 +83,28 @@ def _deliver_batch(spark, df, deliver: Callable[[pa.Table], None]) -> None:
     deliver(df.toArrow())
 
 
-def _start_client_stream(spark, df, deliver: Callable[[pa.Table], None], trigger: dict,
-                         checkpoint: str) -> RunningQuery:
+def _to_arrow(df) -> pa.Table:
+    return df.toArrow()
+
+
+def start_client_stream(spark, df, deliver: Callable, trigger: dict, checkpoint: str,
+                        fetch: Callable = _to_arrow) -> RunningQuery:
+    """A streaming query bringing each micro-batch's rows to ``deliver`` in this process, as
+    ``fetch`` gives them (an Arrow table; ``DataFrame.collect`` for Spark Rows)."""
     if not is_connect(spark):
-        writer = df.writeStream.foreachBatch(lambda batch, _id: deliver(batch.toArrow()))
+        writer = df.writeStream.foreachBatch(lambda batch, _id: deliver(fetch(batch)))
         query = writer.trigger(**trigger).option("checkpointLocation", checkpoint).start()
         return RunningQuery(query)
-    return _MemoryPoller(spark, df, deliver, trigger, checkpoint).running()
+    return _MemoryPoller(spark, df, deliver, trigger, checkpoint, fetch).running()
 
 
 class _MemoryPoller:
     """Spark Connect: the query writes to a memory table; a thread reads the new rows."""
 
-    def __init__(self, spark, df, deliver, trigger, checkpoint):
+    def __init__(self, spark, df, deliver, trigger, checkpoint, fetch: Callable = _to_arrow):
         self.spark = spark
         self.deliver = deliver
+        self.fetch = fetch
         self.name = "pystream_client_%d" % next(_query_names)
         self.seen = 0
         self.query = (df.writeStream.format("memory").queryName(self.name).outputMode("append")
@@ -109,10 +116,10 @@ class _MemoryPoller:
 
     def _poll(self) -> None:
         with self._lock:
-            table = self.spark.table(self.name).offset(self.seen).toArrow()
-            if table.num_rows:
-                self.seen += table.num_rows
-                self.deliver(table)
+            rows = self.fetch(self.spark.table(self.name).offset(self.seen))
+            if len(rows):
+                self.seen += len(rows)
+                self.deliver(rows)
 
     def _loop(self) -> None:
         while not self._stop.wait(0.2):
@@ -156,7 +163,7 @@ def _print(sink: PrintSink, compiler, node: graph.Sink) -> SinkPlan:
 
     spark = compiler.spark
     return SinkPlan(node.meta.label(), lambda: _deliver_batch(spark, df, deliver),
-                    lambda trigger, ckpt: _start_client_stream(spark, df, deliver, trigger, ckpt))
+                    lambda trigger, ckpt: start_client_stream(spark, df, deliver, trigger, ckpt))
 
 
 @sink_plan.register
@@ -171,7 +178,7 @@ def _collect(sink: CollectSink, compiler, node: graph.Sink) -> SinkPlan:
     spark = compiler.spark
     batch_df = df.limit(sink.limit) if sink.limit is not None else df
     return SinkPlan(node.meta.label(), lambda: _deliver_batch(spark, batch_df, deliver),
-                    lambda trigger, ckpt: _start_client_stream(spark, df, deliver, trigger, ckpt))
+                    lambda trigger, ckpt: start_client_stream(spark, df, deliver, trigger, ckpt))
 
 
 @sink_plan.register

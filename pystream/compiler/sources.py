@@ -141,9 +141,13 @@ def _table(source: TableSource, compiler, node: graph.Source) -> Flow:
     """The rows of a table query: a batch DataFrame; a STREAMING job reads them back from
     Parquet files written now (Spark streams only from streaming sources)."""
     layout = Layout(node.output_type)
-    df, _ = source.job.frame(source.rel)
+    unbounded = not source.bounded  # a streaming DataFrame of the job's compiler
+    df, _ = source.job.frame(source.rel, compiler=compiler if unbounded else None)
     df = df.select(*[df[i].cast(t).alias(n) for i, (n, t) in enumerate(
         zip(layout.data_columns, records.column_types(node.output_type)))])
+    if unbounded:
+        return Flow(df=df, layout=layout, type_info=node.output_type, parallelism=None,
+                    bounded=False)
     if not compiler.settings.batch:
         directory = tempfile.mkdtemp(prefix="pystream-table-")
         compiler.temp_dirs.append(directory)

@@ -145,19 +145,30 @@ def _read_filesystem(node: ops.ConnectorScan, spark, streaming: bool) -> DataFra
     return df.select(*[F.col("`%s`" % n) for n in node.physical.names])
 
 
-SOURCES: Dict[str, Callable[[ops.ConnectorScan, object, bool], DataFrame]] = {
+def _read_kafka(node: ops.ConnectorScan, spark, streaming: bool, compiler=None) -> DataFrame:
+    from pystream.compiler.table_kafka import read_kafka
+
+    return read_kafka(node, spark, streaming, compiler)
+
+
+SOURCES: Dict[str, Callable[..., DataFrame]] = {
     "datagen": _read_datagen,
     "filesystem": _read_filesystem,
+    "kafka": _read_kafka,
 }
+NEEDS_COMPILER = {"kafka"}  # readers given the DataStream compiler of the job
 
 
-def read(node: ops.ConnectorScan, spark, streaming: bool) -> DataFrame:
+def read(node: ops.ConnectorScan, spark, streaming: bool, compiler=None) -> DataFrame:
+    """The rows of a connector table; ``streaming`` reads an unbounded one as a stream."""
     connector = node.options.get("connector")
     reader = SOURCES.get(connector)
     if reader is None:
         raise ValidationException(
             "Connector '%s' can only be used as a sink (or is not supported as a source). "
             "Sources: %s." % (connector, ", ".join(sorted(SOURCES))))
+    if connector in NEEDS_COMPILER:
+        return reader(node, spark, streaming and not node.bounded, compiler)
     return reader(node, spark, streaming)
 
 
@@ -167,7 +178,9 @@ def is_bounded(options: Dict[str, str], schema: Schema) -> bool:
         return datagen_rows(options, schema) is not None
     if connector == "filesystem":
         return "source.monitor-interval" not in options
-    return connector not in ("kafka", "upsert-kafka")
+    if connector == "kafka":
+        return options.get("scan.bounded.mode", "unbounded") != "unbounded"
+    return connector != "upsert-kafka"
 
 
 # -- sinks -----------------------------------------------------------------------------------

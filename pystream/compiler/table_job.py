@@ -18,7 +18,6 @@ from pystream.common.types import Row, RowKind
 from pystream.compiler import table_connectors
 from pystream.compiler.expressions import quoted
 from pystream.compiler.relational import OP, SEQ, SUB, Context, Frame, translate
-from pystream.errors import UnsupportedFeatureError
 from pystream.relational import operations as ops
 from pystream.relational.schema import Schema
 from pystream.session import get_session
@@ -40,31 +39,38 @@ class TableJob:
     """One run of a Table program's statement, in the environment's mode."""
 
     def __init__(self, streaming: bool, config: TableConfig,
-                 env_parallelism: Optional[int] = None):
+                 env_parallelism: Optional[int] = None, stream_env=None):
         self.streaming = streaming
         self.config = config
         self.env_parallelism = env_parallelism  # a StreamExecutionEnvironment's own setting
+        self.stream_env = stream_env  # the StreamTableEnvironment's, else the default one
 
-    def _context(self) -> Context:
-        spark = get_session()
+    def _context(self, compiler=None) -> Context:
+        spark = compiler.spark if compiler is not None else get_session()
         zone = self.config.get("table.local-time-zone")
         if zone and zone != "default":
             spark.conf.set("spark.sql.session.timeZone", zone)
+        if compiler is not None:  # an unbounded query in a streaming DataStream job
+            return Context(spark=spark, changelog=False, unbounded=True, compiler=compiler)
         return Context(spark=spark, changelog=self.streaming)
 
-    def _check_bounded(self, rel: ops.Rel) -> None:
-        for node in ops.walk(rel):
-            if isinstance(node, ops.ConnectorScan) and not node.bounded:
-                raise UnsupportedFeatureError(
-                    "reading the unbounded table '%s' from a Table program (unbounded "
-                    "Table sources: not built yet)" % node.name)
+    def is_unbounded(self, rel: ops.Rel) -> bool:
+        """A STREAMING query reading an unbounded table: it runs as a streaming job."""
+        return self.streaming and any(isinstance(n, ops.ConnectorScan) and not n.bounded
+                                      for n in ops.walk(rel))
 
-    def frame(self, rel: ops.Rel, subtasks: bool = False):
+    def frame(self, rel: ops.Rel, subtasks: bool = False, compiler=None):
         """The Spark DataFrame of ``rel``'s rows in order, with ``__op`` when updating (and,
-        with ``subtasks``, ``__part``: the Spark partition each row was computed in)."""
-        self._check_bounded(rel)
-        ctx = self._context()
+        with ``subtasks``, ``__part``: the Spark partition each row was computed in). An
+        unbounded query is a streaming DataFrame, in a job of ``compiler``."""
+        if compiler is None and self.is_unbounded(rel):
+            return self._unbounded_plan(rel)
+        ctx = self._context(compiler)
         frame: Frame = translate(rel, ctx)
+        if ctx.unbounded:
+            names = [quoted(n) for n in rel.schema.names]
+            return frame.df.select(*names, *([F.col(OP)] if frame.updating else [])), \
+                frame.updating
         names = [quoted(n) for n in rel.schema.names]
         df = frame.df.withColumn(PART, F.spark_partition_id()) if subtasks else frame.df
         part = [F.col(PART)] if subtasks else []
@@ -82,6 +88,68 @@ class TableJob:
         if value:
             return int(value)
         return self.env_parallelism or os.cpu_count() or 1
+
+    def _unbounded_plan(self, rel: ops.Rel):
+        """An unbounded query planned in a job that is not started (explain, checks)."""
+        from pystream.compiler.settings import JobSettings
+        from pystream.compiler.translate import Compiler
+
+        compiler = Compiler(get_session(), JobSettings(batch=False), [])
+        return self.frame(rel, compiler=compiler)
+
+    # -- unbounded queries: streaming DataStream jobs
+
+    def _stream_job(self, rel: ops.Rel, sink, name: str):
+        """The job of ``Source(TableSource(rel)) -> Sink(sink)``, not started."""
+        from pystream import graph
+        from pystream.common.typeinfo import Types
+        from pystream.compiler.job import Job
+        from pystream.datastream import StreamExecutionEnvironment
+        from pystream.datastream.connectors.table import TableSource
+
+        env = self.stream_env or StreamExecutionEnvironment.get_execution_environment()
+        settings = env._job_settings(self.config.get("pipeline.name") or name)
+        from dataclasses import replace as _replace
+
+        settings = _replace(settings, batch=False, parallelism=self.parallelism)
+        type_info = Types.ROW_NAMED(list(rel.schema.names),
+                                    [t.to_type_info() for t in rel.schema.types])
+        source = graph.Source(meta=graph.Meta(name="Source: Table"), output_type=type_info,
+                              source=TableSource(self, rel, bounded=False), bounded=False)
+        node = graph.Sink(meta=graph.Meta(name=name), output_type=type_info, input=source,
+                          sink=sink)
+        env._apply_python_settings()
+        return Job(get_session(), settings, [node])
+
+    def _unbounded_result(self, rel: ops.Rel) -> TableResult:
+        from pystream.datastream.connectors.table import TableCollectSink
+
+        self.frame(rel)  # planned now: a query Spark cannot run fails here
+        schema = TableSchema.of(rel.schema.without_time_attributes())
+
+        def rows() -> CloseableIterator:
+            sink = TableCollectSink()
+            return _StreamingRows(self._stream_job(rel, sink, "collect"), sink)
+
+        return TableResult(schema, ResultKind.SUCCESS_WITH_CONTENT, rows, self.streaming,
+                           unbounded=True)
+
+    def _unbounded_insert(self, rel: ops.Rel, name: str, target: CatalogTable,
+                          physical: Schema) -> TableResult:
+        from pystream.datastream.connectors.table import TableConnectorSink
+
+        _, updating = self.frame(rel)  # planned now: a query Spark cannot run fails here
+        if updating and target.options.get("connector") not in ("print", "blackhole"):
+            raise TableException(
+                "Table sink 'default_catalog.default_database.%s' doesn't support consuming "
+                "update changes." % name)
+        sink = TableConnectorSink(name, target.options, physical, target.partition_keys)
+        job = self._stream_job(rel, sink, "insert-into_default_catalog.default_database.%s"
+                               % name).start()
+        column = "default_catalog.default_database.%s" % name
+        result = TableResult.of_rows([column], [DataTypes.BIGINT()], [(-1,)], self.streaming)
+        result._job_client = JobClient(job)
+        return result
 
     def spark_plan(self, rel: ops.Rel) -> str:
         """Spark's physical plan of ``rel`` (what ``explain()`` shows under Flink's
@@ -113,6 +181,8 @@ class TableJob:
             yield row, spark_row[-1] if len(spark_row) > width + updating else None
 
     def query_result(self, rel: ops.Rel) -> TableResult:
+        if self.is_unbounded(rel):
+            return self._unbounded_result(rel)
         schema = TableSchema.of(rel.schema.without_time_attributes())
         frame = self.frame(rel)  # planned now, so a query Spark cannot run fails here
         cached: List[Row] = []
@@ -129,6 +199,12 @@ class TableJob:
     def to_pandas(self, rel: ops.Rel):
         import pandas as pd
 
+        if self.is_unbounded(rel):
+            raise ValidationException(
+                "to_pandas() of a table that reads an unbounded source would never end: "
+                "take the leading rows with execute().collect() (and close it), or make the "
+                "source bounded ('number-of-rows', 'scan.bounded.mode').")
+
         rows = [r for r in self.rows(rel)]
         final = _final_rows(rows) if self.streaming else rows
         return pd.DataFrame([list(r) for r in final], columns=list(rel.schema.names))
@@ -141,6 +217,8 @@ class TableJob:
         sink = connector_scan(name, target, lambda options, schema: True)
         physical = sink.physical
         _check_insert(rel.schema, physical, name)
+        if self.is_unbounded(rel):
+            return self._unbounded_insert(rel, name, target, physical)
         connector = target.options.get("connector")
         if connector == "print":
             self._print(rel, physical, target.options)
@@ -175,6 +253,113 @@ class TableJob:
             else:
                 prefix = "%s> " % identifier if identifier else ""
             print(prefix + changelog_line(row, types), file=stream)
+
+
+class JobClient:
+    """``TableResult.get_job_client()`` of a streaming job: its id, status, cancel, wait."""
+
+    def __init__(self, job):
+        self.job = job
+
+    def get_job_id(self):
+        return self.job.job_id
+
+    def get_job_status(self):
+        import concurrent.futures
+
+        future = concurrent.futures.Future()
+        future.set_result(self.job.status())
+        return future
+
+    def cancel(self):
+        self.job.cancel()
+
+    def wait(self, timeout_ms: Optional[int] = None) -> None:
+        """Blocks until the job ends (an unbounded one: until cancelled, or Ctrl-C)."""
+        import concurrent.futures
+
+        timeout = None if timeout_ms is None else timeout_ms / 1000
+        try:
+            self.job.future.result(timeout=timeout)
+        except concurrent.futures.TimeoutError:
+            return
+        except KeyboardInterrupt:
+            self.job.cancel()
+            raise
+
+
+class _StreamingRows(CloseableIterator):
+    """The rows of an unbounded query, as its streaming job delivers them; ``close()`` (or
+    leaving the ``with`` block, or Ctrl-C) cancels the job."""
+
+    def __init__(self, job, sink):
+        import queue
+
+        self._job = job
+        self._queue: "queue.Queue" = queue.Queue()
+        self._started = False
+        self._done = False
+        self._buffer: Iterator[Row] = iter(())
+        sink.consumer = self._queue.put
+        super().__init__(self, self._cancel)
+
+    def _start(self) -> None:
+        import threading
+
+        self._job.start()
+        self._started = True
+
+        def watch():
+            try:
+                self._job.future.result()
+            except BaseException as e:  # noqa: BLE001 - handed to the reader
+                self._queue.put(e)
+            self._queue.put(None)
+        threading.Thread(target=watch, daemon=True, name="pystream-table-rows").start()
+
+    def __next__(self) -> Row:
+        import queue
+
+        if not self._started:
+            self._start()
+        while True:
+            row = next(self._buffer, None)
+            if row is not None:
+                return row
+            if self._done:
+                raise StopIteration
+            try:
+                item = self._queue.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            except KeyboardInterrupt:
+                self.close()
+                raise
+            if item is None or isinstance(item, BaseException):
+                self._done = True
+                if isinstance(item, BaseException):
+                    raise _table_error(item) from None
+                continue
+            self._buffer = iter(item)
+
+    def _cancel(self) -> None:
+        import concurrent.futures
+
+        self._done = True
+        if self._started and not self._job.future.done():
+            self._job.cancel()
+            concurrent.futures.wait([self._job.future], timeout=60)
+
+
+def _table_error(error: BaseException) -> BaseException:
+    """A streaming job's failure as the Table API reports it."""
+    if isinstance(error, (TableException, ValidationException)):
+        return error
+    text = str(error)
+    if text.startswith("Spark failed: "):  # Spark's own error, not a user function's
+        return TableException("The Table job failed: %s" % _spark_message(
+            text[len("Spark failed: "):]))
+    return error
 
 
 def _spark_rows(df) -> Iterator:

@@ -56,6 +56,7 @@ class ConnectorScan(Rel):
     primary_key: Tuple[str, ...] = ()
     partition_keys: Tuple[str, ...] = ()
     bounded: bool = True
+    metadata: Tuple[Tuple[str, str], ...] = ()  # METADATA columns: (column, connector's key)
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)

@@ -145,8 +145,9 @@ def _drop(t_env, node: exp.Drop) -> TableResult:
     kind = (node.args.get("kind") or "").upper()
     exists = bool(node.args.get("exists"))
     temporary = bool(node.args.get("temporary"))
+    target = node.this or (node.args.get("tables") or [None])[0]  # sqlglot: DROP TABLE's
     if kind in ("TABLE", "VIEW"):
-        t_env._catalogs.drop(_table_name(node.this), temporary=temporary, if_exists=exists,
+        t_env._catalogs.drop(_table_name(target), temporary=temporary, if_exists=exists,
                              view=(kind == "VIEW"))
         return ok()
     if kind in ("DATABASE", "SCHEMA"):

@@ -220,5 +220,42 @@ def tableau_lines(schema, rows: Iterable, op_column: bool, widths_by_type: bool)
         return "|" + "".join(" %s |" % _cell(c, w) for c, w in zip(cells, widths))
 
     out = [border, line(names), border] + [line(c) for c in content] + [border]
-    out.append("%d %s in set" % (len(rows), "rows" if len(rows) > 1 else "row"))
+    out.append(rows_in_set(len(rows)))
     return out
+
+
+def rows_in_set(count: int) -> str:
+    return "%d %s in set" % (count, "rows" if count > 1 else "row")
+
+
+class TableauWriter:
+    """A query's rows printed as they come (an unbounded query): the header at once, a line
+    per row, and the border and count when it ends. Columns are as wide as their types."""
+
+    def __init__(self, schema, op_column: bool):
+        self.types = schema.get_field_data_types()
+        names = schema.get_field_names()
+        self.names = (["op"] if op_column else []) + names
+        self.op_column = op_column
+        self.widths = ([2] if op_column else []) + [_width_by_type(n, t)
+                                                    for n, t in zip(names, self.types)]
+        self.border = "+" + "".join("-" * (w + 2) + "+" for w in self.widths)
+        self.count = 0
+
+    def _line(self, cells) -> str:
+        return "|" + "".join(" %s |" % _cell(c, w) for c, w in zip(cells, self.widths))
+
+    def header(self) -> List[str]:
+        return [self.border, self._line(self.names), self.border]
+
+    def row(self, row) -> str:
+        self.count += 1
+        cells = [flink_string(v, t) for v, t in zip(row, self.types)]
+        if self.op_column:
+            cells = [str(row.get_row_kind())] + cells
+        return self._line(cells)
+
+    def footer(self) -> List[str]:
+        if not self.count:
+            return [self.border, "Empty set"]
+        return [self.border, rows_in_set(self.count)]

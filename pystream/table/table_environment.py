@@ -283,7 +283,8 @@ class TableEnvironment:
 
         env = self._stream_env
         explicit = env._config.get_parallelism() if env is not None else -1
-        return TableJob(self._streaming, self._config, explicit if explicit > 0 else None)
+        return TableJob(self._streaming, self._config, explicit if explicit > 0 else None,
+                        stream_env=env)
 
     def _execute_query(self, rel: ops.Rel) -> TableResult:
         return self._job().query_result(rel)
@@ -388,7 +389,8 @@ class StreamTableEnvironment(TableEnvironment):
         schema = table._rel.schema
         type_info = Types.ROW_NAMED(list(schema.names), [t.to_type_info() for t in schema.types])
         env = self._stream_env or StreamExecutionEnvironment.get_execution_environment()
-        return env._source(TableSource(job, table._rel), "Source: Table", type_info)
+        source = TableSource(job, table._rel, bounded=not job.is_unbounded(table._rel))
+        return env._source(source, "Source: Table", type_info)
 
 
 
@@ -521,7 +523,8 @@ def connector_scan(name: str, entry: CatalogTable, is_bounded) -> ops.ConnectorS
         schema=Schema(tuple(fields)).check_unique(), name=name, options=dict(entry.options),
         physical=physical, computed=tuple(computed), watermark=watermark,
         primary_key=tuple(declared.primary_key), partition_keys=entry.partition_keys,
-        bounded=is_bounded(entry.options, physical))
+        bounded=is_bounded(entry.options, physical),
+        metadata=tuple((c.name, c.key) for c in declared.columns if c.kind == "metadata"))
 
 
 def _expression(value) -> ex.Expr:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Callable, Iterator, List, Optional
 
 from pystream.common.types import Row, RowKind
-from pystream.table.formatting import tableau_lines
+from pystream.table.formatting import TableauWriter, tableau_lines
 from pystream.table.result_kind import ResultKind
 from pystream.table.table_schema import TableSchema
 
@@ -44,13 +44,14 @@ class TableResult:
 
     def __init__(self, schema: TableSchema, kind: ResultKind,
                  rows: Callable[[], CloseableIterator], streaming: bool = False,
-                 job_client=None, query: bool = True):
+                 job_client=None, query: bool = True, unbounded: bool = False):
         self._schema = schema
         self._kind = kind
         self._rows = rows
         self._streaming = streaming
         self._query = query  # a query's rows print in widths by type; SHOW's by content
         self._job_client = job_client
+        self._unbounded = unbounded  # rows of an unbounded query: printed as they come
         self._taken = False
 
     @staticmethod
@@ -90,6 +91,9 @@ class TableResult:
         if self._kind is ResultKind.SUCCESS:
             print("OK")
             return
+        if self._unbounded:
+            self._print_as_they_come(max_rows)
+            return
         with self.collect() as rows:
             taken = []
             for row in rows:
@@ -99,6 +103,23 @@ class TableResult:
         for line in tableau_lines(self._schema, taken, op_column=self._streaming and self._query,
                                   widths_by_type=self._query):
             print(line)
+
+
+    def _print_as_they_come(self, max_rows: Optional[int]) -> None:
+        """An unbounded query: the header now, each row as it arrives; the job runs until
+        ``max_rows`` rows came, or Ctrl-C (the job is cancelled; the interrupt goes on)."""
+        writer = TableauWriter(self._schema, op_column=True)
+        for line in writer.header():
+            print(line, flush=True)
+        try:
+            with self.collect() as rows:
+                for row in rows:
+                    print(writer.row(row), flush=True)
+                    if max_rows is not None and writer.count >= max_rows:
+                        break
+        finally:
+            for line in writer.footer():
+                print(line, flush=True)
 
 
 def row_kind_of(op: int) -> RowKind:

@@ -47,6 +47,20 @@ def test_preview_of_tables_shows_rows_and_changelogs(ip):
     assert changes.rows == [["+I", "a", 1], ["+I", "b", 1], ["-U", "a", 1], ["+U", "a", 2]]
 
 
+def test_preview_of_an_unbounded_table_stops_its_query(ip):
+    from pystream.session import get_session
+
+    t_env = ip.user_ns["t_env"]
+    t_env.execute_sql("CREATE TEMPORARY TABLE ticks (n INT) WITH ('connector' = 'datagen', "
+                      "'rows-per-second' = '20', 'fields.n.min' = '1', 'fields.n.max' = '9')")
+    ip.user_ns["ticks"] = t_env.from_path("ticks")
+    first = ip.run_line_magic("preview", "ticks -n 3 -o --timeout 120")
+    assert (first.columns, len(first.rows), first.reason) == (["op", "n"], 3, "rows")
+    assert all(r[0] == "+I" and 1 <= r[1] <= 9 for r in first.rows)
+    assert not get_session().streams.active
+    t_env.execute_sql("DROP TEMPORARY TABLE ticks")
+
+
 def test_sql_runs_statements_and_shows_their_results(ip, capsys):
     ip.run_cell_magic("sql", "--batch", "CREATE TEMPORARY VIEW fruit AS SELECT * FROM "
                       "(VALUES (1, 'apple'), (2, 'pear')) AS T(id, name);\n"

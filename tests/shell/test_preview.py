@@ -6,7 +6,7 @@ import threading
 import pytest
 
 from pyshell.preview import Cancellation, Limits, preview, run_interruptible
-from pyshell.watch import watch
+from pyshell.watch import watch, watch_table
 from pystream.common import Duration, Types, WatermarkStrategy
 from pystream.datastream.connectors import DataGeneratorSource
 from pystream.errors import JobExecutionError
@@ -94,3 +94,28 @@ def test_watch_shows_the_watermark_of_an_event_time_stream(streaming_env, spark)
         timer.cancel()  # or the test run waits for it at exit
     assert (closing.split(" · ")[0], preview_queries(spark)) == \
         ("stopped: interrupted (Ctrl-C)", [])
+
+
+def test_watch_of_a_table_shows_its_latest_changes_until_stopped(spark):
+    from pystream.table import EnvironmentSettings, TableEnvironment
+
+    t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+    t_env.execute_sql("CREATE TABLE ticks (n INT) WITH ('connector' = 'datagen', "
+                      "'rows-per-second' = '20', 'fields.n.min' = '1', 'fields.n.max' = '2')")
+    counts = t_env.sql_query("SELECT n, COUNT(*) AS c FROM ticks GROUP BY n")
+    cancel, frames = Cancellation(), []
+
+    def show(frame):
+        frames.append(frame)
+        if re.search(r"\+U \| \d \| \d", frame):
+            cancel.cancel()
+
+    timer = threading.Timer(300, cancel.cancel, args=("timeout",))  # never hang the suite
+    timer.start()
+    try:
+        closing = watch_table(counts, 4, cancel, show, refresh=0.2)
+    finally:
+        timer.cancel()
+    assert closing.startswith("stopped: interrupted (Ctrl-C)")
+    assert frames[-1].splitlines()[1] == "op | n | c"
+    assert not spark.streams.active

@@ -52,6 +52,12 @@ def test_a_duplicate_view(t_env, orders):
 
 def test_dropping_a_missing_table_says_so(t_env):
     assert t_env.drop_temporary_table("missing") is False
+    t_env.execute_sql("CREATE TABLE gone (x INT) WITH ('connector' = 'blackhole')")
+    t_env.execute_sql("DROP TABLE gone")
+    with pytest.raises(ValidationException, match=r"gone.* does not exist"):
+        t_env.execute_sql("DROP TABLE gone")
+    t_env.execute_sql("DROP TABLE IF EXISTS gone")
+    still_usable(t_env)
     still_usable(t_env)
 
 

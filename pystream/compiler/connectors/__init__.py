@@ -3,4 +3,4 @@
 Each module registers its functions on ``sources.translate_source`` and ``sinks.sink_plan``;
 importing this package registers them all.
 """
-from pystream.compiler.connectors import files, jdbc, kafka  # noqa: F401
+from pystream.compiler.connectors import files, jdbc, kafka, table  # noqa: F401

@@ -1,14 +1,42 @@
-"""A Table's rows as the source of a DataStream (``StreamTableEnvironment.to_data_stream``)."""
+"""Tables in DataStream jobs: a Table's rows as a source (``to_data_stream``, and the source of
+every STREAMING Table job over an unbounded table), and the sinks of such jobs."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from pystream.datastream.connectors.base import Source
+from pystream.datastream.connectors.base import Boundedness, Sink, Source
+
+__all__ = ["TableSource", "TableConnectorSink", "TableCollectSink"]
 
 
 class TableSource(Source):
-    """The rows of an insert-only table query: ``job`` runs ``rel`` (a relational plan)."""
+    """The rows of a table query: ``job`` (a ``TableJob``) runs ``rel`` (a relational plan)."""
 
-    def __init__(self, job: Any, rel: Any):
+    def __init__(self, job: Any, rel: Any, bounded: bool = True):
         self.job = job
         self.rel = rel
+        self._bounded = bounded
+
+    def get_boundedness(self) -> Boundedness:
+        return Boundedness.BOUNDED if self._bounded else Boundedness.CONTINUOUS_UNBOUNDED
+
+
+class TableConnectorSink(Sink):
+    """The connector table an INSERT writes (print, blackhole, filesystem, kafka)."""
+
+    def __init__(self, name: str, options: Dict[str, str], physical: Any,
+                 partition_keys: Tuple[str, ...] = ()):
+        self.name = name
+        self.options = dict(options)
+        self.physical = physical
+        self.partition_keys = tuple(partition_keys)
+
+    def __repr__(self):
+        return "TableSink(%s, %s)" % (self.name, self.options.get("connector"))
+
+
+class TableCollectSink(Sink):
+    """Hands a query's rows (lists of Rows with their row kinds) to its result's iterator."""
+
+    def __init__(self):
+        self.consumer: Optional[Callable[[List[Any]], None]] = None

@@ -1,0 +1,179 @@
+"""The sinks of STREAMING Table jobs over unbounded tables: a query's rows to the program
+(``TableResult.collect``/``print``) or to a connector table (``INSERT INTO``).
+
+The query's DataFrame comes straight from the relational compiler (``TableJob.frame``), with
+the table's own Spark types: the job's graph is ``Source(TableSource) -> Sink(...)``, run by
+the DataStream ``Job`` (its checkpoints, cancellation, ``%jobs``).
+"""
+from __future__ import annotations
+
+import sys
+from typing import Callable, Dict, List
+
+from pyspark.sql import functions as F
+
+from pystream import graph
+from pystream.compiler.sinks import PART, RunningQuery, SinkPlan, sink_plan, start_client_stream
+from pystream.datastream.connectors.table import TableCollectSink, TableConnectorSink
+from pystream.util.exceptions import TableException, ValidationException
+
+__all__: List[str] = []
+
+
+def _query(compiler, node: graph.Sink):
+    """(streaming DataFrame of the query, its relational schema, whether it is updating)."""
+    source = node.input.source
+    df, updating = source.job.frame(source.rel, compiler=compiler)
+    return df, source.rel.schema, updating, source.job
+
+
+def _rows_of(schema, updating: bool) -> Callable[[list], list]:
+    """Spark Rows of the query -> Rows with Flink's values and row kinds."""
+    from pystream.common.types import Row
+    from pystream.table.table_result import row_kind_of
+
+    types = list(schema.types)
+    width = len(types)
+
+    def convert(spark_rows: list) -> list:
+        out = []
+        for spark_row in spark_rows:
+            row = Row(*[t.python_value(v) for t, v in zip(types, spark_row)])
+            if updating:
+                row.set_row_kind(row_kind_of(spark_row[width]))
+            out.append(row)
+        return out
+
+    return convert
+
+
+def _collect_rows(df) -> list:
+    return df.collect()
+
+
+@sink_plan.register
+def _collect(sink: TableCollectSink, compiler, node: graph.Sink) -> SinkPlan:
+    df, schema, updating, _ = _query(compiler, node)
+    convert = _rows_of(schema, updating)
+
+    def deliver(spark_rows: list) -> None:
+        sink.consumer(convert(spark_rows))
+
+    def run_batch() -> None:
+        raise TableException("a collect of an unbounded table runs as a streaming job")
+
+    spark = compiler.spark
+    return SinkPlan(node.meta.label(), run_batch, lambda trigger, checkpoint: start_client_stream(
+        spark, df, deliver, trigger, checkpoint, fetch=_collect_rows))
+
+
+# -- connector tables ------------------------------------------------------------------------
+
+def _print(sink: TableConnectorSink, df, schema, updating, job, compiler):
+    from pystream.table.formatting import changelog_line
+
+    identifier = sink.options.get("print-identifier")
+    stream = sys.stderr if sink.options.get("standard-error") == "true" else sys.stdout
+    types = list(sink.physical.types)
+    convert = _rows_of(schema, updating)
+    p = job.parallelism
+    df = df.withColumn(PART, F.spark_partition_id())
+
+    def prefix(part: int) -> str:
+        if p > 1:
+            return "%s%d> " % (identifier + ":" if identifier else "", part % p + 1)
+        return "%s> " % identifier if identifier else ""
+
+    def deliver(spark_rows: list) -> None:
+        rows = convert(spark_rows)
+        stream.write("".join(prefix(r[PART]) + changelog_line(row, types) + "\n"
+                             for r, row in zip(spark_rows, rows)))
+        stream.flush()
+
+    spark = compiler.spark
+    return lambda trigger, checkpoint: start_client_stream(spark, df, deliver, trigger,
+                                                           checkpoint, fetch=_collect_rows)
+
+
+def _blackhole(sink, df, schema, updating, job, compiler):
+    def start(trigger: dict, checkpoint: str) -> RunningQuery:
+        return RunningQuery(df.writeStream.format("noop").trigger(**trigger)
+                            .option("checkpointLocation", checkpoint).start())
+    return start
+
+
+def _append_only(sink: TableConnectorSink, updating: bool) -> None:
+    if updating:
+        raise TableException("Table sink 'default_catalog.default_database.%s' doesn't "
+                             "support consuming update changes." % sink.name)
+
+
+def _filesystem(sink: TableConnectorSink, df, schema, updating, job, compiler):
+    _append_only(sink, updating)
+    fmt = sink.options.get("format")
+    if fmt not in ("csv", "json", "parquet", "orc"):
+        raise ValidationException("A streaming filesystem sink writes csv, json, parquet or "
+                                  "orc, not '%s'." % fmt)
+
+    def start(trigger: dict, checkpoint: str) -> RunningQuery:
+        writer = df.writeStream.format(fmt).option("path", sink.options["path"])
+        if sink.partition_keys:
+            writer = writer.partitionBy(*sink.partition_keys)
+        if fmt == "csv":
+            writer = writer.option("sep", sink.options.get("csv.field-delimiter", ","))
+        return RunningQuery(writer.trigger(**trigger).option("checkpointLocation", checkpoint)
+                            .outputMode("append").start())
+    return start
+
+
+class _KafkaBatches:
+    """The foreachBatch function of a kafka table sink."""
+
+    def __init__(self, send, query: str):
+        self.send = send
+        self.query = query
+
+    def __call__(self, batch_df, batch_id: int) -> None:
+        self.send(batch_df, batch_id, self.query)
+
+
+def _kafka(sink: TableConnectorSink, df, schema, updating, job, compiler):
+    from pystream.compiler.table_kafka import kafka_writer, query_id
+
+    _append_only(sink, updating)
+    send = kafka_writer(sink.options, sink.physical, sink.name)
+
+    def start(trigger: dict, checkpoint: str) -> RunningQuery:
+        write = _KafkaBatches(send, query_id(checkpoint))
+        return RunningQuery(df.writeStream.foreachBatch(write).trigger(**trigger)
+                            .option("checkpointLocation", checkpoint).start())
+    return start
+
+
+STREAM_SINKS: Dict[str, Callable] = {
+    "print": _print,
+    "blackhole": _blackhole,
+    "filesystem": _filesystem,
+    "kafka": _kafka,
+}
+
+
+@sink_plan.register
+def _connector(sink: TableConnectorSink, compiler, node: graph.Sink) -> SinkPlan:
+    df, schema, updating, job = _query(compiler, node)
+    connector = sink.options.get("connector")
+    make = STREAM_SINKS.get(connector)
+    if make is None:
+        raise ValidationException(
+            "Connector '%s' cannot be written by a STREAMING job (streaming sinks: %s)."
+            % (connector, ", ".join(sorted(STREAM_SINKS))))
+    names = list(schema.names)
+    columns = [F.col("`%s`" % a).cast(f.data_type.spark_type()).alias(f.name)
+               for a, f in zip(names, sink.physical)]
+    typed = df.select(*columns, *([F.col("__op")] if updating else []))
+
+    def run_batch() -> None:
+        raise TableException("an INSERT from an unbounded table runs as a streaming job")
+
+    return SinkPlan(node.meta.label(), run_batch,
+                    make(sink, typed, sink.physical, updating, job, compiler))

@@ -1,0 +1,263 @@
+"""Flink SQL's ``kafka`` connector over the DataStream Kafka connector's reader and writer.
+
+Records are read by what ``KafkaSource`` reads with (Spark's ``kafka`` format when its jar is
+on the classpath, else pystream's Python data source) and written by ``KafkaSink``'s write
+stage (with its delivery guarantees). Formats are Spark expressions: ``from_json`` /
+``from_csv`` to read a value, ``to_json`` / ``to_csv`` to write one; no Python per record.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import uuid
+from typing import Dict, List, Optional, Tuple
+
+from pyspark.sql import Column, DataFrame
+from pyspark.sql import functions as F
+
+from pystream.relational import operations as ops
+from pystream.relational.schema import Field, Schema
+from pystream.table import types as T
+from pystream.util.exceptions import ValidationException
+
+__all__ = ["read_kafka", "kafka_writer", "kafka_bounded"]
+
+TIMESTAMP_FORMAT = "yyyy-MM-dd HH:mm:ss[.SSSSSSSSS]"
+METADATA = ("timestamp", "partition", "offset", "topic")
+
+
+def kafka_bounded(options: Dict[str, str]) -> bool:
+    return options.get("scan.bounded.mode", "unbounded") != "unbounded"
+
+
+def _required(options: Dict[str, str], key: str, table: str) -> str:
+    value = options.get(key)
+    if not value:
+        raise ValidationException("Table '%s': the kafka connector needs '%s'." % (table, key))
+    return value
+
+
+def _offsets(options: Dict[str, str], mode: str, prefix: str, table: str):
+    from pystream.datastream.connectors.kafka import (
+        KafkaOffsetResetStrategy,
+        KafkaOffsetsInitializer,
+        KafkaTopicPartition,
+    )
+
+    if mode == "earliest-offset":
+        return KafkaOffsetsInitializer.earliest()
+    if mode == "latest-offset":
+        return KafkaOffsetsInitializer.latest()
+    if mode == "group-offsets":
+        reset = options.get("properties.auto.offset.reset", "none").upper()
+        return KafkaOffsetsInitializer.committed_offsets(
+            KafkaOffsetResetStrategy[reset if reset != "SMALLEST" else "EARLIEST"])
+    if mode == "timestamp":
+        return KafkaOffsetsInitializer.timestamp(
+            int(_required(options, prefix + ".timestamp-millis", table)))
+    if mode == "specific-offsets":  # 'partition:0,offset:42;partition:1,offset:300'
+        topic = _required(options, "topic", table)
+        offsets = {}
+        for part in _required(options, prefix + ".specific-offsets", table).split(";"):
+            values = dict(kv.split(":", 1) for kv in part.split(","))
+            offsets[KafkaTopicPartition(topic, int(values["partition"]))] = \
+                int(values["offset"])
+        return KafkaOffsetsInitializer.offsets(offsets)
+    raise ValidationException("Table '%s': unknown %s.mode '%s'." % (table, prefix, mode))
+
+
+def _source(node: ops.ConnectorScan):
+    from pystream.common.serialization import SimpleStringSchema
+    from pystream.datastream.connectors.kafka import KafkaSource
+
+    options, table = node.options, node.name
+    builder = KafkaSource.builder().set_bootstrap_servers(
+        _required(options, "properties.bootstrap.servers", table))
+    if "topic-pattern" in options:
+        builder.set_topic_pattern(options["topic-pattern"])
+    else:
+        builder.set_topics(*_required(options, "topic", table).split(";"))
+    for key, value in options.items():
+        if key.startswith("properties.") and key != "properties.bootstrap.servers":
+            builder.set_property(key[len("properties."):], value)
+    builder.set_starting_offsets(_offsets(
+        options, options.get("scan.startup.mode", "group-offsets"), "scan.startup", table))
+    if kafka_bounded(options):
+        builder.set_bounded(_offsets(options, options["scan.bounded.mode"], "scan.bounded",
+                                     table))
+    builder.set_value_only_deserializer(SimpleStringSchema())  # records stay bytes here
+    return builder.build()
+
+
+def _raw_records(node: ops.ConnectorScan, spark, streaming: bool, compiler) -> DataFrame:
+    """key, value, topic, partition, offset and the record timestamp (``__ts``)."""
+    from pystream.compiler.connectors.kafka import (
+        _spark_kafka_df,
+        has_spark_kafka,
+        spark_kafka_options,
+    )
+    from pystream.compiler.settings import JobSettings
+    from pystream.compiler.sources import read_python_source
+    from pystream.compiler.translate import Compiler
+    from pystream.runtime.kafka import KafkaRead
+
+    source = _source(node)
+    if compiler is None:  # a BATCH read outside a DataStream job
+        compiler = Compiler(spark, JobSettings(batch=not streaming), [])
+    options = spark_kafka_options(source, compiler.settings.batch)
+    if options is not None and has_spark_kafka(spark):
+        return _spark_kafka_df(compiler, options)
+    return read_python_source(compiler, KafkaRead(source, "Source: %s" % node.name))
+
+
+def _struct_ddl(fields: List[Field]) -> str:
+    return ", ".join("`%s` %s" % (f.name, f.data_type.spark_type().simpleString())
+                     for f in fields)
+
+
+def _decoded(data: Column, fields: List[Field], fmt: str, options: Dict[str, str],
+             prefix: str, table: str) -> List[Column]:
+    """The ``fields`` of each record's ``data`` (bytes) in format ``fmt``."""
+    text = data.cast("string")
+    lenient = options.get("%s%s.ignore-parse-errors" % (prefix, fmt), "false") == "true"
+    mode = "PERMISSIVE" if lenient else "FAILFAST"
+    if fmt == "json":
+        parsed = F.from_json(text, _struct_ddl(fields),
+                             {"mode": mode, "timestampFormat": TIMESTAMP_FORMAT})
+    elif fmt == "csv":
+        parsed = F.from_csv(text, _struct_ddl(fields), {
+            "mode": mode, "sep": options.get(prefix + "csv.field-delimiter", ","),
+            "timestampFormat": TIMESTAMP_FORMAT})
+    elif fmt == "raw":
+        if len(fields) != 1:
+            raise ValidationException("Table '%s': the raw format reads one column, not %d."
+                                      % (table, len(fields)))
+        f = fields[0]
+        binary = isinstance(f.data_type, (T.BinaryType, T.VarBinaryType))
+        return [(data if binary else text).alias(f.name)]
+    else:
+        raise ValidationException("Table '%s': the kafka connector here reads the formats "
+                                  "json, csv and raw, not '%s'." % (table, fmt))
+    return [parsed.getField(f.name).alias(f.name) for f in fields]
+
+
+def _formats(options: Dict[str, str], table: str) -> Tuple[str, Optional[str], List[str]]:
+    value_format = options.get("value.format") or options.get("format")
+    if not value_format:
+        raise ValidationException("Table '%s': the kafka connector needs 'format' or "
+                                  "'value.format'." % table)
+    key_fields = [k for k in options.get("key.fields", "").split(";") if k]
+    key_format = options.get("key.format")
+    if key_fields and not key_format:
+        raise ValidationException("Table '%s': 'key.fields' needs 'key.format'." % table)
+    return value_format, key_format, key_fields
+
+
+def read_kafka(node: ops.ConnectorScan, spark, streaming: bool, compiler=None) -> DataFrame:
+    from pystream.runtime.layout import TS
+
+    options, table = node.options, node.name
+    value_format, key_format, key_names = _formats(options, table)
+    df = _raw_records(node, spark, streaming, compiler)
+    metadata = dict(node.metadata)
+    data = [f for f in node.physical if f.name not in metadata]
+    by_name = {f.name: f for f in data}
+    keys = [by_name[k] for k in key_names]
+    values = data if options.get("value.fields-include", "ALL") == "ALL" else \
+        [f for f in data if f.name not in key_names]
+    columns = dict(zip(key_names, _decoded(F.col("key"), keys, key_format, options, "key.",
+                                           table))) if keys else {}
+    prefix = "value." if "value.format" in options else ""
+    columns.update(zip([f.name for f in values],
+                       _decoded(F.col("value"), values, value_format, options, prefix, table)))
+    sources = {"timestamp": F.col(TS), "partition": F.col("partition"),
+               "offset": F.col("offset"), "topic": F.col("topic")}
+    for name, key in metadata.items():
+        if key not in sources:
+            raise ValidationException("Table '%s': the kafka metadata key '%s' (there: %s)."
+                                      % (table, key, ", ".join(METADATA)))
+        columns[name] = sources[key]
+    return df.select(*[columns[f.name].cast(f.data_type.spark_type()).alias(f.name)
+                       for f in node.physical])
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+def _encoded(fields: List[Field], fmt: str, options: Dict[str, str], prefix: str,
+             table: str) -> Column:
+    columns = [F.col("`%s`" % f.name) for f in fields]
+    if fmt == "json":
+        return F.to_json(F.struct(*columns), {"timestampFormat": "yyyy-MM-dd HH:mm:ss.SSS"})
+    if fmt == "csv":
+        return F.to_csv(F.struct(*columns), {
+            "sep": options.get(prefix + "csv.field-delimiter", ","),
+            "timestampFormat": "yyyy-MM-dd HH:mm:ss.SSS"})
+    if fmt == "raw" and len(fields) == 1:
+        return columns[0].cast("string")
+    raise ValidationException("Table '%s': the kafka connector here writes the formats json, "
+                              "csv and raw (one column), not '%s'." % (table, fmt))
+
+
+class _Field:
+    """A serialization schema of one field of a (key, value) row, already text or bytes."""
+
+    def __init__(self, index: int):
+        self.index = index
+
+    def serialize(self, row) -> Optional[bytes]:
+        value = row[self.index]
+        return value.encode("utf-8") if isinstance(value, str) else value
+
+
+def _sink(options: Dict[str, str], table: str, keyed: bool):
+    from pystream.datastream.connectors.base import DeliveryGuarantee
+    from pystream.datastream.connectors.kafka import KafkaRecordSerializationSchema, KafkaSink
+
+    record = KafkaRecordSerializationSchema.builder().set_topic(
+        _required(options, "topic", table)).set_value_serialization_schema(_Field(1))
+    if keyed:
+        record.set_key_serialization_schema(_Field(0))
+    builder = KafkaSink.builder().set_bootstrap_servers(
+        _required(options, "properties.bootstrap.servers", table)) \
+        .set_record_serializer(record.build())
+    guarantee = options.get("sink.delivery-guarantee", "at-least-once")
+    builder.set_delivery_guarantee(DeliveryGuarantee[guarantee.upper().replace("-", "_")])
+    if "sink.transactional-id-prefix" in options:
+        builder.set_transactional_id_prefix(options["sink.transactional-id-prefix"])
+    for key, value in options.items():
+        if key.startswith("properties.") and key != "properties.bootstrap.servers":
+            builder.set_property(key[len("properties."):], value)
+    return builder.build()
+
+
+def kafka_writer(options: Dict[str, str], schema: Schema, table: str):
+    """(the key/value DataFrame of a query's rows, a function sending a batch of them) for
+    the kafka table ``table``; the function takes the batch and the micro-batch id."""
+    from pystream.common.typeinfo import Types
+    from pystream.runtime.kafka import KafkaWriteStage, write_batch
+
+    value_format, key_format, key_names = _formats(options, table)
+    fields = list(schema)
+    by_name = {f.name: f for f in fields}
+    values = fields if options.get("value.fields-include", "ALL") == "ALL" else \
+        [f for f in fields if f.name not in key_names]
+    prefix = "value." if "value.format" in options else ""
+    key = _encoded([by_name[k] for k in key_names], key_format, options, "key.", table) \
+        if key_names else F.lit(None).cast("string")
+    value = _encoded(values, value_format, options, prefix, table)
+    stage = KafkaWriteStage(_sink(options, table, bool(key_names)),
+                            Types.ROW([Types.STRING(), Types.STRING()]), "Sink: %s" % table)
+
+    def encode(df: DataFrame) -> DataFrame:
+        return df.select(key.alias("f0"), value.alias("f1"))
+
+    def send(df: DataFrame, batch_id: Optional[int] = None, query: str = "") -> None:
+        stage_now = dataclasses.replace(stage, batch_id=batch_id or 0,
+                                        query=query or uuid.uuid4().hex[:12])
+        write_batch(encode(df), stage_now)
+
+    return send
+
+
+def query_id(checkpoint: str) -> str:
+    return hashlib.sha1(checkpoint.encode()).hexdigest()[:12]

@@ -1,0 +1,108 @@
+"""Flink SQL's kafka connector on a real broker: unbounded STREAMING queries (collected, printed,
+inserted into another kafka table), bounded reads in BATCH mode, formats, metadata, bad records."""
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from pystream.table import EnvironmentSettings, TableEnvironment
+from pystream.util.exceptions import TableException
+from tests.connectors.conftest import consume, create_topic, produce
+
+ORDERS = [{"name": "a", "amount": 1}, {"name": "b", "amount": 5}, {"name": "a", "amount": 7},
+          {"name": "c", "amount": 2}, {"name": "a", "amount": 3}]
+
+
+def _env(batch: bool = False) -> TableEnvironment:
+    settings = EnvironmentSettings.in_batch_mode() if batch else \
+        EnvironmentSettings.in_streaming_mode()
+    t_env = TableEnvironment.create(settings)
+    t_env.get_config().set("parallelism.default", "1")
+    return t_env
+
+
+def _orders_table(t_env, servers: str, topic: str, extra: str = "") -> None:
+    t_env.execute_sql(f"""
+        CREATE TABLE orders (name STRING, amount INT,
+            part INT METADATA FROM 'partition', off BIGINT METADATA FROM 'offset')
+        WITH ('connector' = 'kafka', 'topic' = '{topic}',
+              'properties.bootstrap.servers' = '{servers}',
+              'scan.startup.mode' = 'earliest-offset', 'format' = 'json'{extra})""")
+
+
+def _take(result, n: int) -> list:
+    taken = []
+    with result.collect() as rows:
+        for row in rows:
+            taken.append((str(row.get_row_kind()),) + tuple(row))
+            if len(taken) == n:
+                break
+    return taken
+
+
+def test_an_unbounded_kafka_table_is_read_as_a_stream(kafka_servers):
+    topic = create_topic(kafka_servers, "orders-%d" % time.time_ns(), partitions=1)
+    produce(kafka_servers, topic, [json.dumps(o) for o in ORDERS], partition=0)
+    t_env = _env()
+    _orders_table(t_env, kafka_servers, topic)
+    result = t_env.execute_sql("SELECT name, amount * 2 AS twice, off FROM orders "
+                               "WHERE amount > 1")
+    assert _take(result, 4) == [("+I", "b", 10, 1), ("+I", "a", 14, 2), ("+I", "c", 4, 3),
+                                ("+I", "a", 6, 4)]
+
+
+def test_a_streaming_group_by_over_kafka_emits_the_changelog_record_by_record(kafka_servers):
+    topic = create_topic(kafka_servers, "orders-%d" % time.time_ns(), partitions=1)
+    produce(kafka_servers, topic, [json.dumps(o) for o in ORDERS], partition=0)
+    t_env = _env()
+    _orders_table(t_env, kafka_servers, topic)
+    result = t_env.execute_sql("SELECT name, COUNT(*) AS n, SUM(amount) AS total FROM orders "
+                               "GROUP BY name")
+    changes = _take(result, 7)
+    assert [c for c in changes if c[1] == "a"] == [
+        ("+I", "a", 1, 1), ("-U", "a", 1, 1), ("+U", "a", 2, 8), ("-U", "a", 2, 8),
+        ("+U", "a", 3, 11)]
+    assert sorted(c for c in changes if c[1] != "a") == [("+I", "b", 1, 5), ("+I", "c", 1, 2)]
+
+
+def test_insert_from_one_kafka_table_into_another(kafka_servers):
+    source = create_topic(kafka_servers, "orders-%d" % time.time_ns(), partitions=1)
+    target = create_topic(kafka_servers, "big-%d" % time.time_ns(), partitions=1)
+    produce(kafka_servers, source, [json.dumps(o) for o in ORDERS], partition=0)
+    t_env = _env()
+    _orders_table(t_env, kafka_servers, source)
+    t_env.execute_sql(f"""
+        CREATE TABLE big (name STRING, amount INT) WITH ('connector' = 'kafka',
+            'topic' = '{target}', 'properties.bootstrap.servers' = '{kafka_servers}',
+            'key.format' = 'raw', 'key.fields' = 'name', 'value.format' = 'csv')""")
+    result = t_env.execute_sql("INSERT INTO big SELECT name, amount FROM orders WHERE amount > 2")
+    deadline = time.time() + 120
+    written: list = []
+    while time.time() < deadline and len(written) < 3:
+        time.sleep(1)
+        written = consume(kafka_servers, target, keys=True)
+    result.get_job_client().cancel()
+    assert written == [("a", "a,3"), ("a", "a,7"), ("b", "b,5")]
+
+
+def test_a_bounded_kafka_table_in_batch_mode(kafka_servers):
+    topic = create_topic(kafka_servers, "orders-%d" % time.time_ns())
+    produce(kafka_servers, topic, [json.dumps(o) for o in ORDERS])
+    t_env = _env(batch=True)
+    _orders_table(t_env, kafka_servers, topic, ", 'scan.bounded.mode' = 'latest-offset'")
+    with t_env.execute_sql("SELECT name, SUM(amount) FROM orders GROUP BY name").collect() as r:
+        assert sorted(tuple(x) for x in r) == [("a", 11), ("b", 5), ("c", 2)]
+
+
+def test_a_malformed_record_fails_the_query_with_a_clear_error(kafka_servers):
+    topic = create_topic(kafka_servers, "bad-%d" % time.time_ns(), partitions=1)
+    produce(kafka_servers, topic, ['{"name": "a", "amount": 1}', "not json"], partition=0)
+    t_env = _env(batch=True)
+    _orders_table(t_env, kafka_servers, topic, ", 'scan.bounded.mode' = 'latest-offset'")
+    with pytest.raises(TableException, match="MALFORMED_RECORD"):
+        with t_env.execute_sql("SELECT * FROM orders").collect() as rows:
+            list(rows)
+    with t_env.execute_sql("SELECT 1").collect() as rows:  # the environment still works
+        assert [tuple(r) for r in rows] == [(1,)]

@@ -1,0 +1,121 @@
+"""STREAMING Table jobs over unbounded tables (datagen without 'number-of-rows'): Structured
+Streaming queries whose rows arrive while they run; closing the result stops the query."""
+from __future__ import annotations
+
+import pytest
+
+from pystream.compiler.job import JobCancelled
+from pystream.errors import UnsupportedFeatureError
+from pystream.session import get_session
+from pystream.util.exceptions import ValidationException
+
+ENDLESS = """CREATE TABLE clicks (user_id INT, url STRING, ts TIMESTAMP_LTZ(3),
+    WATERMARK FOR ts AS ts - INTERVAL '0.2' SECOND)
+    WITH ('connector' = 'datagen', 'rows-per-second' = '50',
+          'fields.user_id.min' = '1', 'fields.user_id.max' = '3',
+          'fields.url.length' = '4', 'fields.ts.max-past' = '0')"""
+
+
+@pytest.fixture
+def t_env(streaming_t_env):
+    streaming_t_env.get_config().set("parallelism.default", "1")
+    streaming_t_env.execute_sql(ENDLESS)
+    return streaming_t_env
+
+
+def _take(result, n: int) -> list:
+    taken = []
+    with result.collect() as rows:
+        for row in rows:
+            taken.append(row)
+            if len(taken) == n:
+                break
+    return taken
+
+
+def _no_query_left() -> bool:
+    return not get_session().streams.active
+
+
+def test_leading_rows_of_an_unbounded_query_and_the_query_stops(t_env):
+    rows = _take(t_env.execute_sql("SELECT user_id, UPPER(url) AS u FROM clicks "
+                                   "WHERE user_id > 1"), 5)
+    assert len(rows) == 5
+    assert all(r[0] in (2, 3) and r[1] == r[1].upper() and len(r[1]) == 4 for r in rows)
+    assert {str(r.get_row_kind()) for r in rows} == {"+I"}
+    assert _no_query_left()
+
+
+def test_a_group_by_over_an_unbounded_table_emits_each_change(t_env):
+    rows = _take(t_env.execute_sql("SELECT user_id, COUNT(*) AS n FROM clicks "
+                                   "GROUP BY user_id"), 30)
+    last = {}
+    for row in rows:  # per key: +I 1, then -U n / +U n+1
+        kind, key, n = str(row.get_row_kind()), row[0], row[1]
+        if kind == "+I":
+            assert key not in last and n == 1
+        elif kind == "-U":
+            assert last[key] == n
+        else:
+            assert kind == "+U" and n == last[key] + 1
+        last[key] = n
+    assert _no_query_left()
+
+
+def test_tumbling_windows_fire_as_the_watermark_passes_them(t_env):
+    result = t_env.execute_sql("""
+        SELECT window_start, window_end, COUNT(*) AS n FROM TABLE(
+            TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '1' SECOND))
+        GROUP BY window_start, window_end""")
+    rows = _take(result, 2)
+    assert all(str(r.get_row_kind()) == "+I" and r[2] > 0 for r in rows)
+    assert all((r[1] - r[0]).total_seconds() == 1 for r in rows)
+    assert _no_query_left()
+
+
+def test_insert_into_print_runs_until_cancelled(t_env, capsys):
+    t_env.execute_sql("CREATE TABLE out (u INT) WITH ('connector' = 'print', "
+                      "'print-identifier' = 'clicks')")
+    result = t_env.execute_sql("INSERT INTO out SELECT user_id FROM clicks")
+    result.wait(3000)  # still running: an unbounded job ends when cancelled
+    result.get_job_client().cancel()
+    with pytest.raises(JobCancelled):  # as Flink's wait() of a cancelled job
+        result.wait()
+    lines = capsys.readouterr().out.splitlines()
+    assert lines and all(line.startswith("clicks> +I[") for line in lines)
+    assert _no_query_left()
+
+
+def test_print_of_an_unbounded_query_shows_rows_as_they_come(t_env, capsys):
+    t_env.execute_sql("SELECT user_id FROM clicks WHERE user_id = 2").print(max_rows=2)
+    assert capsys.readouterr().out.splitlines() == [
+        "+----+-------------+",
+        "| op |     user_id |",
+        "+----+-------------+",
+        "| +I |           2 |",
+        "| +I |           2 |",
+        "+----+-------------+",
+        "2 rows in set"]
+    assert _no_query_left()
+
+
+def test_to_pandas_of_an_unbounded_table_says_it_would_never_end(t_env):
+    with pytest.raises(ValidationException, match="never end"):
+        t_env.from_path("clicks").to_pandas()
+
+
+@pytest.mark.parametrize("query, construct", [
+    ("SELECT * FROM clicks ORDER BY url", "ORDER BY"),
+    ("SELECT DISTINCT user_id FROM clicks", "DISTINCT"),
+    ("SELECT user_id, COUNT(*) OVER (PARTITION BY user_id ORDER BY ts) FROM clicks",
+     "OVER window"),
+])
+def test_what_does_not_run_on_unbounded_tables_is_named(t_env, query, construct):
+    with pytest.raises(UnsupportedFeatureError, match=construct):
+        t_env.execute_sql(query)
+    assert _no_query_left()
+
+
+def test_explain_of_an_unbounded_query_shows_the_streaming_plan(t_env):
+    plan = t_env.sql_query("SELECT user_id, COUNT(*) FROM clicks GROUP BY user_id").explain()
+    assert "TransformWithState" in plan
