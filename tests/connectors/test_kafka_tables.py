@@ -32,6 +32,14 @@ def _orders_table(t_env, servers: str, topic: str, extra: str = "") -> None:
               'scan.startup.mode' = 'earliest-offset', 'format' = 'json'{extra})""")
 
 
+def _orders(servers: str, partitions: int = 1) -> str:
+    """A new topic holding ORDERS (on partition 0 when there is one)."""
+    topic = create_topic(servers, "orders-%d" % time.time_ns(), partitions=partitions)
+    produce(servers, topic, [json.dumps(o) for o in ORDERS],
+            partition=0 if partitions == 1 else None)
+    return topic
+
+
 def _take(result, n: int) -> list:
     taken = []
     with result.collect() as rows:
@@ -43,8 +51,7 @@ def _take(result, n: int) -> list:
 
 
 def test_an_unbounded_kafka_table_is_read_as_a_stream(kafka_servers):
-    topic = create_topic(kafka_servers, "orders-%d" % time.time_ns(), partitions=1)
-    produce(kafka_servers, topic, [json.dumps(o) for o in ORDERS], partition=0)
+    topic = _orders(kafka_servers)
     t_env = _env()
     _orders_table(t_env, kafka_servers, topic)
     result = t_env.execute_sql("SELECT name, amount * 2 AS twice, off FROM orders "
@@ -54,8 +61,7 @@ def test_an_unbounded_kafka_table_is_read_as_a_stream(kafka_servers):
 
 
 def test_a_streaming_group_by_over_kafka_emits_the_changelog_record_by_record(kafka_servers):
-    topic = create_topic(kafka_servers, "orders-%d" % time.time_ns(), partitions=1)
-    produce(kafka_servers, topic, [json.dumps(o) for o in ORDERS], partition=0)
+    topic = _orders(kafka_servers)
     t_env = _env()
     _orders_table(t_env, kafka_servers, topic)
     result = t_env.execute_sql("SELECT name, COUNT(*) AS n, SUM(amount) AS total FROM orders "
@@ -68,9 +74,8 @@ def test_a_streaming_group_by_over_kafka_emits_the_changelog_record_by_record(ka
 
 
 def test_insert_from_one_kafka_table_into_another(kafka_servers):
-    source = create_topic(kafka_servers, "orders-%d" % time.time_ns(), partitions=1)
+    source = _orders(kafka_servers)
     target = create_topic(kafka_servers, "big-%d" % time.time_ns(), partitions=1)
-    produce(kafka_servers, source, [json.dumps(o) for o in ORDERS], partition=0)
     t_env = _env()
     _orders_table(t_env, kafka_servers, source)
     t_env.execute_sql(f"""
@@ -88,8 +93,7 @@ def test_insert_from_one_kafka_table_into_another(kafka_servers):
 
 
 def test_a_bounded_kafka_table_in_batch_mode(kafka_servers):
-    topic = create_topic(kafka_servers, "orders-%d" % time.time_ns())
-    produce(kafka_servers, topic, [json.dumps(o) for o in ORDERS])
+    topic = _orders(kafka_servers, partitions=2)
     t_env = _env(batch=True)
     _orders_table(t_env, kafka_servers, topic, ", 'scan.bounded.mode' = 'latest-offset'")
     with t_env.execute_sql("SELECT name, SUM(amount) FROM orders GROUP BY name").collect() as r:
