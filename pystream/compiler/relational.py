@@ -82,6 +82,8 @@ def is_updating(node: ops.Rel, streaming: bool) -> bool:
         return False
     if isinstance(node, (ops.Aggregate, ops.Distinct)):
         return True
+    if isinstance(node, ops.ConnectorScan) and node.options.get("connector") == "upsert-kafka":
+        return not node.bounded
     if isinstance(node, ops.SetOp) and (node.kind != "union" or not node.all):
         return True
     if isinstance(node, ops.Join) and node.kind in ("left", "right", "full"):
@@ -115,7 +117,7 @@ def _connector_scan(node: ops.ConnectorScan, ctx: Context) -> Frame:
         df = df.withColumn(SEQ, F.monotonically_increasing_id())
     elif ctx.unbounded and SEQ in df.columns:
         df = df.drop(SEQ)
-    frame = Frame(df)
+    frame = Frame(df, updating=OP in df.columns)  # an upsert table's changelog
     if node.computed:
         physical = node.physical
         by_name = dict(node.computed)

@@ -151,12 +151,20 @@ def _read_kafka(node: ops.ConnectorScan, spark, streaming: bool, compiler=None) 
     return read_kafka(node, spark, streaming, compiler)
 
 
+def _read_jdbc(node: ops.ConnectorScan, spark, streaming: bool) -> DataFrame:
+    from pystream.compiler.table_jdbc import read_jdbc
+
+    return read_jdbc(node, spark, streaming)
+
+
 SOURCES: Dict[str, Callable[..., DataFrame]] = {
     "datagen": _read_datagen,
     "filesystem": _read_filesystem,
     "kafka": _read_kafka,
+    "upsert-kafka": _read_kafka,
+    "jdbc": _read_jdbc,
 }
-NEEDS_COMPILER = {"kafka"}  # readers given the DataStream compiler of the job
+NEEDS_COMPILER = {"kafka", "upsert-kafka"}  # readers given the DataStream compiler of the job
 
 
 def read(node: ops.ConnectorScan, spark, streaming: bool, compiler=None) -> DataFrame:
@@ -178,9 +186,9 @@ def is_bounded(options: Dict[str, str], schema: Schema) -> bool:
         return datagen_rows(options, schema) is not None
     if connector == "filesystem":
         return "source.monitor-interval" not in options
-    if connector == "kafka":
+    if connector in ("kafka", "upsert-kafka"):
         return options.get("scan.bounded.mode", "unbounded") != "unbounded"
-    return connector != "upsert-kafka"
+    return True
 
 
 # -- sinks -----------------------------------------------------------------------------------

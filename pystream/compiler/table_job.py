@@ -35,6 +35,29 @@ __all__ = ["TableJob"]
 PART = "__part"  # the Spark partition a row was computed in (the print sink's subtask)
 
 
+def _kafka_writer(*args):
+    from pystream.compiler.table_kafka import kafka_writer
+
+    return kafka_writer(*args)
+
+
+def _jdbc_writer(*args):
+    from pystream.compiler.table_jdbc import jdbc_writer
+
+    return jdbc_writer(*args)
+
+
+# connector -> writer(options, physical, name, primary key) of tables written with keys
+KEYED_WRITERS = {"kafka": _kafka_writer, "upsert-kafka": _kafka_writer, "jdbc": _jdbc_writer}
+
+
+def _takes_changelog(options, primary_key) -> bool:
+    """Whether a sink takes updates: print and blackhole, upsert-kafka, jdbc with a key."""
+    connector = options.get("connector")
+    return connector in ("print", "blackhole", "upsert-kafka") or (
+        connector == "jdbc" and bool(primary_key))
+
+
 class TableJob:
     """One run of a Table program's statement, in the environment's mode."""
 
@@ -135,15 +158,16 @@ class TableJob:
                            unbounded=True)
 
     def _unbounded_insert(self, rel: ops.Rel, name: str, target: CatalogTable,
-                          physical: Schema) -> TableResult:
+                          physical: Schema, primary_key) -> TableResult:
         from pystream.datastream.connectors.table import TableConnectorSink
 
         _, updating = self.frame(rel)  # planned now: a query Spark cannot run fails here
-        if updating and target.options.get("connector") not in ("print", "blackhole"):
+        if updating and not _takes_changelog(target.options, primary_key):
             raise TableException(
                 "Table sink 'default_catalog.default_database.%s' doesn't support consuming "
                 "update changes." % name)
-        sink = TableConnectorSink(name, target.options, physical, target.partition_keys)
+        sink = TableConnectorSink(name, target.options, physical, target.partition_keys,
+                                  primary_key)
         job = self._stream_job(rel, sink, "insert-into_default_catalog.default_database.%s"
                                % name).start()
         column = "default_catalog.default_database.%s" % name
@@ -218,10 +242,12 @@ class TableJob:
         physical = sink.physical
         _check_insert(rel.schema, physical, name)
         if self.is_unbounded(rel):
-            return self._unbounded_insert(rel, name, target, physical)
+            return self._unbounded_insert(rel, name, target, physical, sink.primary_key)
         connector = target.options.get("connector")
         if connector == "print":
             self._print(rel, physical, target.options)
+        elif connector in KEYED_WRITERS:
+            self._to_keyed_sink(rel, name, target, physical, sink.primary_key)
         else:
             writer = table_connectors.SINKS.get(connector)
             if writer is None:
@@ -239,6 +265,32 @@ class TableJob:
         column = "default_catalog.default_database.%s" % name
         return TableResult.of_rows([column], [DataTypes.BIGINT()], [(-1,)],
                                    self.streaming)
+
+    def _to_keyed_sink(self, rel: ops.Rel, name: str, target: CatalogTable,
+                       physical: Schema, primary_key) -> None:
+        """A bounded query into kafka, upsert-kafka or jdbc; a STREAMING changelog goes into
+        a table with a primary key as each key's last change (its final value, or a
+        deletion)."""
+        from pyspark.sql import Window
+
+        frame = translate(rel, self._context())
+        updating, df = frame.updating, frame.df
+        if updating and not _takes_changelog(target.options, primary_key):
+            raise TableException(
+                "Table sink 'default_catalog.default_database.%s' doesn't support consuming "
+                "update changes." % name)
+        columns = [quoted(a).cast(f.data_type.spark_type()).alias(f.name)
+                   for a, f in zip(rel.schema.names, physical)]
+        if updating:
+            last = Window.partitionBy(*[quoted(k) for k in primary_key]).orderBy(
+                F.col(SEQ).desc(), F.col(SUB).desc())
+            df = df.select(*columns, F.col(OP), F.col(SEQ), F.col(SUB)) \
+                .withColumn("__n", F.row_number().over(last)).where(F.col("__n") == 1) \
+                .select(*[quoted(f.name) for f in physical], F.col(OP))
+        else:
+            df = df.select(*columns)
+        KEYED_WRITERS[target.options["connector"]](target.options, physical, name,
+                                                   primary_key)(df)
 
     def _print(self, rel: ops.Rel, physical: Schema, options) -> None:
         """The print connector: ``+I[...]`` lines, prefixed as Flink's print sink does: the

@@ -141,12 +141,24 @@ def _decoded(data: Column, fields: List[Field], fmt: str, options: Dict[str, str
     return [parsed.getField(f.name).alias(f.name) for f in fields]
 
 
-def _formats(options: Dict[str, str], table: str) -> Tuple[str, Optional[str], List[str]]:
-    value_format = options.get("value.format") or options.get("format")
+def _formats(options: Dict[str, str], table: str,
+             primary_key: Tuple[str, ...] = ()) -> Tuple[str, Optional[str], List[str]]:
+    """(value format, key format, key fields); an ``upsert-kafka`` table's key is its
+    primary key."""
+    upsert = options.get("connector") == "upsert-kafka"
+    value_format = options.get("value.format") or (None if upsert else options.get("format"))
     if not value_format:
-        raise ValidationException("Table '%s': the kafka connector needs 'format' or "
-                                  "'value.format'." % table)
+        raise ValidationException("Table '%s': the %s connector needs %s." % (
+            table, options.get("connector"), "'value.format'" if upsert else
+            "'format' or 'value.format'"))
     key_fields = [k for k in options.get("key.fields", "").split(";") if k]
+    if upsert:
+        if not primary_key:
+            raise ValidationException(
+                "'upsert-kafka' tables require to define a PRIMARY KEY constraint. The "
+                "PRIMARY KEY specifies which columns should be read from or write to the Kafka "
+                "message key. (table '%s')" % table)
+        key_fields = list(primary_key)
     key_format = options.get("key.format")
     if key_fields and not key_format:
         raise ValidationException("Table '%s': 'key.fields' needs 'key.format'." % table)
@@ -157,7 +169,10 @@ def read_kafka(node: ops.ConnectorScan, spark, streaming: bool, compiler=None) -
     from pystream.runtime.layout import TS
 
     options, table = node.options, node.name
-    value_format, key_format, key_names = _formats(options, table)
+    value_format, key_format, key_names = _formats(options, table, node.primary_key)
+    if options.get("connector") == "upsert-kafka":
+        options = {**options, "scan.startup.mode": "earliest-offset"}  # the whole table
+        node = dataclasses.replace(node, options=options)
     df = _raw_records(node, spark, streaming, compiler)
     metadata = dict(node.metadata)
     data = [f for f in node.physical if f.name not in metadata]
@@ -168,8 +183,9 @@ def read_kafka(node: ops.ConnectorScan, spark, streaming: bool, compiler=None) -
     columns = dict(zip(key_names, _decoded(F.col("key"), keys, key_format, options, "key.",
                                            table))) if keys else {}
     prefix = "value." if "value.format" in options else ""
-    columns.update(zip([f.name for f in values],
-                       _decoded(F.col("value"), values, value_format, options, prefix, table)))
+    decoded = _decoded(F.col("value"), values, value_format, options, prefix, table)
+    for f, column in zip(values, decoded):  # key fields come from the key (a deletion has
+        columns.setdefault(f.name, column)  # no value)
     sources = {"timestamp": F.col(TS), "partition": F.col("partition"),
                "offset": F.col("offset"), "topic": F.col("topic")}
     for name, key in metadata.items():
@@ -177,8 +193,50 @@ def read_kafka(node: ops.ConnectorScan, spark, streaming: bool, compiler=None) -
             raise ValidationException("Table '%s': the kafka metadata key '%s' (there: %s)."
                                       % (table, key, ", ".join(METADATA)))
         columns[name] = sources[key]
-    return df.select(*[columns[f.name].cast(f.data_type.spark_type()).alias(f.name)
-                       for f in node.physical])
+    typed = [columns[f.name].cast(f.data_type.spark_type()).alias(f.name)
+             for f in node.physical]
+    if options.get("connector") != "upsert-kafka":
+        return df.select(*typed)
+    rows = df.select(*typed, F.col("value").isNull().alias(TOMBSTONE), F.col("partition"),
+                     F.col("offset"))
+    if streaming:
+        return _normalized(rows, node, key_names, compiler)
+    return _latest(rows, node, key_names)
+
+
+TOMBSTONE = "__tombstone"
+
+
+def _latest(rows: DataFrame, node: ops.ConnectorScan, keys: List[str]) -> DataFrame:
+    """A bounded upsert table: each key's latest value, without the deleted keys."""
+    from pyspark.sql import Window
+
+    latest = Window.partitionBy(*[F.col("`%s`" % k) for k in keys]).orderBy(
+        F.col("partition").desc(), F.col("offset").desc())
+    return rows.withColumn("__n", F.row_number().over(latest)) \
+        .where((F.col("__n") == 1) & ~F.col(TOMBSTONE)) \
+        .select(*[F.col("`%s`" % n) for n in node.physical.names])
+
+
+def _normalized(rows: DataFrame, node: ops.ConnectorScan, keys: List[str],
+                compiler) -> DataFrame:
+    """An unbounded upsert table as Flink's changelog (``__op``), per key in Spark's state."""
+    from pyspark.sql import types as st
+
+    from pystream.runtime.changelog import OP_COLUMN, UpsertNormalize
+
+    names = list(node.physical.names)
+    processor = UpsertNormalize(names, TOMBSTONE)
+    if compiler is not None:
+        processor = compiler.ship(processor)
+    output = st.StructType([st.StructField(f.name, f.data_type.spark_type(), True)
+                            for f in node.physical] +
+                           [st.StructField(OP_COLUMN, st.ByteType(), False)])
+    df = rows.select(*[F.col("`%s`" % n) for n in names], F.col(TOMBSTONE)) \
+        .groupBy(*[F.col("`%s`" % k) for k in keys]) \
+        .transformWithState(processor, output, "Append", "None")
+    return df.select(*[F.col("`%s`" % n) for n in names],
+                     F.col(OP_COLUMN).cast("int").alias(OP_COLUMN))
 
 
 # -- writing ---------------------------------------------------------------------------------
@@ -230,13 +288,15 @@ def _sink(options: Dict[str, str], table: str, keyed: bool):
     return builder.build()
 
 
-def kafka_writer(options: Dict[str, str], schema: Schema, table: str):
-    """(the key/value DataFrame of a query's rows, a function sending a batch of them) for
-    the kafka table ``table``; the function takes the batch and the micro-batch id."""
+def kafka_writer(options: Dict[str, str], schema: Schema, table: str,
+                 primary_key: Tuple[str, ...] = ()):
+    """The function sending a batch of a query's rows to the kafka (or upsert-kafka) table
+    ``table``: ``send(df, batch_id, query)``. Into ``upsert-kafka`` a changelog (``__op``)
+    goes as upserts: ``-U`` is skipped, ``-D`` writes the key with no value."""
     from pystream.common.typeinfo import Types
     from pystream.runtime.kafka import KafkaWriteStage, write_batch
 
-    value_format, key_format, key_names = _formats(options, table)
+    value_format, key_format, key_names = _formats(options, table, primary_key)
     fields = list(schema)
     by_name = {f.name: f for f in fields}
     values = fields if options.get("value.fields-include", "ALL") == "ALL" else \
@@ -249,7 +309,11 @@ def kafka_writer(options: Dict[str, str], schema: Schema, table: str):
                             Types.ROW([Types.STRING(), Types.STRING()]), "Sink: %s" % table)
 
     def encode(df: DataFrame) -> DataFrame:
-        return df.select(key.alias("f0"), value.alias("f1"))
+        if "__op" not in df.columns:
+            return df.select(key.alias("f0"), value.alias("f1"))
+        changes = df.where(F.col("__op") != 1)  # -U: the +U after it is the new value
+        return changes.select(key.alias("f0"),
+                              F.when(F.col("__op") != 3, value).alias("f1"))
 
     def send(df: DataFrame, batch_id: Optional[int] = None, query: str = "") -> None:
         stage_now = dataclasses.replace(stage, batch_id=batch_id or 0,

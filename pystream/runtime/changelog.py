@@ -1,4 +1,4 @@
-"""A group-by aggregate over an unbounded stream, emitting Flink's changelog record by record.
+"""Changelogs of unbounded streams, record by record, in Spark's state store.
 
 ``AggregateChangelog`` is a Spark StatefulProcessor (``transformWithState``) for one group
 key: its accumulators live in one ValueState; each input record updates them and emits what
@@ -8,6 +8,8 @@ result) then ``+U`` (the new one) when the result changed, nothing when it did n
 Accumulators are plain Python values, one ``Accumulator`` per aggregate call; each knows how
 to add a value and what its result is. The inputs are append-only (an aggregate over an
 updating table is refused when the plan is compiled), so nothing is ever retracted.
+
+``UpsertNormalize`` turns an upsert stream (``upsert-kafka``) into the same changelog.
 """
 from __future__ import annotations
 
@@ -19,10 +21,10 @@ from typing import Any, Iterator, List, Optional, Tuple
 from pyspark.sql import Row as SparkRow
 from pyspark.sql.streaming import StatefulProcessor, StatefulProcessorHandle
 
-__all__ = ["AggregateSpec", "AggregateChangelog", "ACCUMULATORS", "OP_COLUMN"]
+__all__ = ["AggregateSpec", "AggregateChangelog", "UpsertNormalize", "ACCUMULATORS", "OP_COLUMN"]
 
 OP_COLUMN = "__op"
-INSERT, UPDATE_BEFORE, UPDATE_AFTER = 0, 1, 2
+INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE = 0, 1, 2, 3
 
 
 @dataclass(frozen=True)
@@ -151,6 +153,46 @@ class AggregateChangelog(StatefulProcessor):
                 yield self._row(*keys, *current, UPDATE_AFTER)
             previous = current
         self._state.update((pickle.dumps((accs, previous), protocol=5),))
+
+    def close(self) -> None:
+        pass
+
+
+class UpsertNormalize(StatefulProcessor):
+    """``groupBy(primary key).transformWithState(UpsertNormalize(...))``: an upsert stream
+    (the latest value per key; a record without a value deletes its key) as Flink's
+    changelog: ``+I`` for a new key, ``-U``/``+U`` for a new value, ``-D`` for a deletion,
+    nothing for a value equal to the current one or a deletion of a missing key."""
+
+    def __init__(self, names: List[str], tombstone: str):
+        self.names = list(names) + [OP_COLUMN]
+        self.tombstone = tombstone  # the input column that is true for a deletion
+
+    def init(self, handle: StatefulProcessorHandle) -> None:
+        self._state = handle.getValueState("row", "blob binary")
+        self._row = SparkRow(*self.names)
+
+    def handleInputRows(self, key, rows, timerValues) -> Iterator[SparkRow]:
+        stored = self._state.get()
+        current = None if stored is None else pickle.loads(stored[0])
+        width = len(self.names) - 1
+        for row in rows:
+            if row[self.tombstone]:
+                if current is not None:
+                    yield self._row(*current, DELETE)
+                current = None
+                continue
+            new = tuple(row[i] for i in range(width))
+            if current is None:
+                yield self._row(*new, INSERT)
+            elif new != current:
+                yield self._row(*current, UPDATE_BEFORE)
+                yield self._row(*new, UPDATE_AFTER)
+            current = new
+        if current is None:
+            self._state.clear()
+        else:
+            self._state.update((pickle.dumps(current, protocol=5),))
 
     def close(self) -> None:
         pass

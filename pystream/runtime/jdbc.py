@@ -17,6 +17,7 @@ import pyarrow as pa
 
 from pystream.common.time import Instant
 from pystream.common.types import Row
+from pystream.runtime.pysource import ReadSpec
 
 WRITE_RESULT = "records long"
 
@@ -171,3 +172,54 @@ class JdbcWriteStage:
 def write_batch(df, stage: JdbcWriteStage) -> int:
     """Write the records of ``df`` (typed columns); how many were written."""
     return sum(row.records for row in df.mapInArrow(stage, WRITE_RESULT).collect())
+
+
+# ---------------------------------------------------------------------------------------------
+# reading (the ``jdbc`` SQL connector's scan)
+
+
+class JdbcTableRead(ReadSpec):
+    """The ``pystream`` data source spec of a ``jdbc`` table's scan: ``SELECT`` its columns,
+    in one split, fetched ``fetch_size`` rows at a time."""
+
+    static = False
+
+    def __init__(self, connection_options, table: str, columns: List[str], schema,
+                 fetch_size: int = 10000):
+        self.connection_options = connection_options
+        self.table = table
+        self.columns = columns
+        self.spark_schema = schema  # a StructType of the columns
+        self.fetch_size = fetch_size
+
+    def schema(self):
+        return self.spark_schema
+
+    def splits(self) -> list:
+        return [None]
+
+    def read(self, split) -> Iterator[pa.RecordBatch]:
+        from pyspark.sql.pandas.types import to_arrow_schema
+
+        arrow = to_arrow_schema(self.spark_schema)
+        connection = connect(self.connection_options)
+        quoted = ", ".join('"%s"' % c.replace('"', '""') for c in self.columns)
+        try:
+            cursor = connection.cursor()
+            try:
+                cursor.execute("SELECT %s FROM %s" % (quoted, self.table))
+            except _retryable():
+                raise
+            except Exception as e:  # noqa: BLE001 - the database refused the query
+                raise JdbcWriteError("Cannot read table '%s': %s" % (self.table,
+                                                                     _db_message(e))) from None
+            while True:
+                rows = cursor.fetchmany(self.fetch_size)
+                if not rows:
+                    break
+                columns = list(zip(*rows))
+                yield pa.RecordBatch.from_arrays(
+                    [pa.array(list(values), type=field.type)
+                     for values, field in zip(columns, arrow)], schema=arrow)
+        finally:
+            connection.close()

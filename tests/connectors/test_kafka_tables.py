@@ -110,3 +110,65 @@ def test_a_malformed_record_fails_the_query_with_a_clear_error(kafka_servers):
             list(rows)
     with t_env.execute_sql("SELECT 1").collect() as rows:  # the environment still works
         assert [tuple(r) for r in rows] == [(1,)]
+
+
+def _produce_keyed(servers: str, topic: str, records) -> None:
+    """(key, value or None for a deletion) records, on partition 0."""
+    from kafka import KafkaProducer
+
+    producer = KafkaProducer(bootstrap_servers=servers)
+    try:
+        for key, value in records:
+            producer.send(topic, key=key.encode(), partition=0,
+                          value=None if value is None else json.dumps(value).encode())
+        producer.flush()
+    finally:
+        producer.close()
+
+
+USERS = [("u1", {"id": "u1", "city": "Oslo"}), ("u2", {"id": "u2", "city": "Rome"}),
+         ("u1", {"id": "u1", "city": "Lima"}), ("u2", None), ("u1", {"id": "u1", "city": "Lima"})]
+
+
+def _users_table(t_env, servers: str, topic: str, extra: str = "") -> None:
+    t_env.execute_sql(f"""
+        CREATE TABLE users (id STRING, city STRING, PRIMARY KEY (id) NOT ENFORCED)
+        WITH ('connector' = 'upsert-kafka', 'topic' = '{topic}',
+              'properties.bootstrap.servers' = '{servers}',
+              'key.format' = 'raw', 'value.format' = 'json'{extra})""")
+
+
+def test_an_upsert_kafka_table_reads_as_a_changelog(kafka_servers):
+    topic = create_topic(kafka_servers, "users-%d" % time.time_ns(), partitions=1)
+    _produce_keyed(kafka_servers, topic, USERS)
+    t_env = _env()
+    _users_table(t_env, kafka_servers, topic)
+    changes = _take(t_env.execute_sql("SELECT * FROM users"), 5)
+    assert [c for c in changes if c[1] == "u1"] == [
+        ("+I", "u1", "Oslo"), ("-U", "u1", "Oslo"), ("+U", "u1", "Lima")]
+    assert [c for c in changes if c[1] == "u2"] == [("+I", "u2", "Rome"), ("-D", "u2", "Rome")]
+    batch = _env(batch=True)
+    _users_table(batch, kafka_servers, topic, ", 'scan.bounded.mode' = 'latest-offset'")
+    with batch.execute_sql("SELECT * FROM users").collect() as rows:
+        assert [tuple(r) for r in rows] == [("u1", "Lima")]
+
+
+def test_a_streaming_aggregate_into_upsert_kafka_keeps_the_latest_value_per_key(kafka_servers):
+    source = _orders(kafka_servers)
+    target = create_topic(kafka_servers, "totals-%d" % time.time_ns(), partitions=1)
+    t_env = _env()
+    _orders_table(t_env, kafka_servers, source)
+    t_env.execute_sql(f"""
+        CREATE TABLE totals (name STRING, total INT, PRIMARY KEY (name) NOT ENFORCED)
+        WITH ('connector' = 'upsert-kafka', 'topic' = '{target}',
+              'properties.bootstrap.servers' = '{kafka_servers}',
+              'key.format' = 'raw', 'value.format' = 'json')""")
+    result = t_env.execute_sql("INSERT INTO totals SELECT name, SUM(amount) FROM orders "
+                               "GROUP BY name")
+    deadline, latest = time.time() + 120, {}
+    while time.time() < deadline and latest != {"a": 11, "b": 5, "c": 2}:
+        time.sleep(1)
+        values = [json.loads(v) for v in consume(kafka_servers, target)]  # offset order
+        latest = {v["name"]: v["total"] for v in values}
+    result.get_job_client().cancel()
+    assert latest == {"a": 11, "b": 5, "c": 2}

@@ -138,14 +138,40 @@ class _KafkaBatches:
 
 
 def _kafka(sink: TableConnectorSink, df, schema, updating, job, compiler):
+    """kafka (append-only) and upsert-kafka (a changelog as upserts by primary key)."""
     from pystream.compiler.table_kafka import kafka_writer, query_id
 
-    _append_only(sink, updating)
-    send = kafka_writer(sink.options, sink.physical, sink.name)
+    if sink.options.get("connector") == "kafka":
+        _append_only(sink, updating)
+    send = kafka_writer(sink.options, sink.physical, sink.name, sink.primary_key)
 
     def start(trigger: dict, checkpoint: str) -> RunningQuery:
         write = _KafkaBatches(send, query_id(checkpoint))
         return RunningQuery(df.writeStream.foreachBatch(write).trigger(**trigger)
+                            .option("checkpointLocation", checkpoint).start())
+    return start
+
+
+class _JdbcBatches:
+    """The foreachBatch function of a jdbc table sink."""
+
+    def __init__(self, send):
+        self.send = send
+
+    def __call__(self, batch_df, batch_id: int) -> None:
+        self.send(batch_df, batch_id)
+
+
+def _jdbc(sink: TableConnectorSink, df, schema, updating, job, compiler):
+    """jdbc: appends, or with a primary key upserts and deletes."""
+    from pystream.compiler.table_jdbc import jdbc_writer
+
+    if not sink.primary_key:
+        _append_only(sink, updating)
+    send = jdbc_writer(sink.options, sink.physical, sink.name, sink.primary_key)
+
+    def start(trigger: dict, checkpoint: str) -> RunningQuery:
+        return RunningQuery(df.writeStream.foreachBatch(_JdbcBatches(send)).trigger(**trigger)
                             .option("checkpointLocation", checkpoint).start())
     return start
 
@@ -155,6 +181,8 @@ STREAM_SINKS: Dict[str, Callable] = {
     "blackhole": _blackhole,
     "filesystem": _filesystem,
     "kafka": _kafka,
+    "upsert-kafka": _kafka,
+    "jdbc": _jdbc,
 }
 
 

@@ -22,14 +22,16 @@ class TableSource(Source):
 
 
 class TableConnectorSink(Sink):
-    """The connector table an INSERT writes (print, blackhole, filesystem, kafka)."""
+    """The connector table an INSERT writes (print, blackhole, filesystem, kafka,
+    upsert-kafka)."""
 
     def __init__(self, name: str, options: Dict[str, str], physical: Any,
-                 partition_keys: Tuple[str, ...] = ()):
+                 partition_keys: Tuple[str, ...] = (), primary_key: Tuple[str, ...] = ()):
         self.name = name
         self.options = dict(options)
         self.physical = physical
         self.partition_keys = tuple(partition_keys)
+        self.primary_key = tuple(primary_key)
 
     def __repr__(self):
         return "TableSink(%s, %s)" % (self.name, self.options.get("connector"))
