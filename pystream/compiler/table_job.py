@@ -434,7 +434,16 @@ def _spark_rows(df) -> Iterator:
 def _spark_message(text: str) -> str:
     """Spark's own error (``[ARITHMETIC_OVERFLOW] overflow. ...``) out of a Py4J report."""
     found = re.search(r"\[[A-Z][A-Z_.]+\][^\n]*", text)
-    return found.group(0) if found else text.strip().splitlines()[0]
+    if not found:
+        return text.strip().splitlines()[0]
+    line = found.group(0)
+    if line.rstrip().endswith("Traceback (most recent call last):"):  # a Python worker's
+        python = text[found.end():].split("\n\tat ")[0]  # its traceback, not the JVM's
+        raised = [t.strip() for t in python.splitlines()
+                  if re.match(r"[A-Za-z_][\w.]*(Error|Exception)\b", t.strip())]
+        if raised:
+            line = line[:line.index("Traceback")] + raised[-1]
+    return line
 
 
 def _check_insert(query: Schema, sink: Schema, name: str) -> None:

@@ -32,7 +32,8 @@ def _declare(t_env, postgres, name: str, table: str, key: bool = True) -> None:
     primary = ", PRIMARY KEY (id) NOT ENFORCED" if key else ""
     t_env.execute_sql(f"""
         CREATE TABLE {name} (id INT, title STRING, price DECIMAL(6, 2){primary})
-        WITH ('connector' = 'jdbc', 'url' = '{postgres["url"]}', 'table-name' = '{table}')""")
+        WITH ('connector' = 'jdbc', 'url' = '{postgres["url"]}', 'table-name' = '{table}',
+              'username' = '{postgres["user"]}')""")
 
 
 @pytest.mark.parametrize("batch", [True, False], ids=["batch", "streaming"])
@@ -52,8 +53,7 @@ def test_insert_appends_and_a_changelog_upserts_by_primary_key(postgres, books):
     _declare(streaming, postgres, "books", books)
     streaming.execute_sql("""
         INSERT INTO books SELECT id, MAX(title), SUM(price) FROM (VALUES
-            (1, 'Dune', CAST(1.00 AS DECIMAL(6, 2))), (4, 'Odyssey', CAST(2.00 AS DECIMAL(6, 2))),
-            (1, 'Dune', CAST(3.00 AS DECIMAL(6, 2)))) AS T(id, title, price)
+            (1, 'Dune', 1.00), (4, 'Odyssey', 2.00), (1, 'Dune', 3.00)) AS T(id, title, price)
         GROUP BY id""").wait()
     assert sql(postgres, "SELECT id, title, price::float FROM %s ORDER BY id" % books) == [
         [1, "Dune", 4.0], [2, "Emma", 4.25], [3, "Ulysses", 12.0], [4, "Odyssey", 2.0]]
