@@ -1,6 +1,8 @@
 """The Table API and SQL program the deployment tests run with ``pystream run`` on a
 standalone cluster and over Spark Connect: a SQL aggregate in BATCH mode, a STREAMING
-changelog, a Python UDF and a table function. Prints ``RESULT {...}``."""
+changelog, a Python UDF and a table function, and a group-by over an unbounded datagen
+table (a Structured Streaming job, cancelled after its first changes). Prints
+``RESULT {...}``."""
 import json
 
 from pystream.table import DataTypes, EnvironmentSettings, TableEnvironment
@@ -37,5 +39,18 @@ def python_functions():
         return sorted(list(r) for r in rows)
 
 
+def unbounded_changelog():
+    t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+    t_env.execute_sql("CREATE TABLE ticks (n INT) WITH ('connector' = 'datagen', "
+                      "'rows-per-second' = '10', 'fields.n.min' = '7', 'fields.n.max' = '7')")
+    changes = []
+    with t_env.execute_sql("SELECT n, COUNT(*) FROM ticks GROUP BY n").collect() as rows:
+        for row in rows:
+            changes.append("%s%s" % (row.get_row_kind(), list(row)))
+            if len(changes) == 3:
+                break
+    return changes
+
+
 print("RESULT " + json.dumps({"batch": batch_sql(), "changelog": streaming_changelog(),
-                              "udf": python_functions()}))
+                              "udf": python_functions(), "unbounded": unbounded_changelog()}))

@@ -66,4 +66,5 @@ def test_table_and_sql_program(where, request):
         "batch": [[0, 12], [1, 9]],
         "changelog": ["+I['a', '1']", "+I['b', '1']", "-U['a', '1']", "+U['a', '2']"],
         "udf": [[1, "A"], [1, "B"], [2, "C"]],
+        "unbounded": ["+I[7, 1]", "-U[7, 1]", "+U[7, 2]"],
     }
