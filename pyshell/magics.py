@@ -119,6 +119,10 @@ def _note(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
+def _print_now(line: str) -> None:
+    print(line, flush=True)
+
+
 def _stopping(interrupts: int) -> None:
     if interrupts > 1:
         print("stopping the query…", file=sys.stderr, flush=True)
@@ -313,13 +317,17 @@ class PystreamMagics(Magics):
     @argument("--mode", default="tableau", choices=["tableau", "changelog"],
               help="tableau: PyFlink's print() layout; changelog: one line per change")
     @argument("-n", "--rows", dest="n", type=int, default=None,
-              help="stop a query after this many rows")
+              help="stop a query after this many rows (unbounded queries: 10)")
+    @argument("--timeout", type=float, default=30.0,
+              help="stop a query over an unbounded table after this many seconds (30)")
     @argument("-o", "--output", default=None, help="store the last result's rows in this name")
     @argument("--batch", action="store_true", help="run in bt_env (BATCH) instead of t_env")
     @line_cell_magic
     def sql(self, line: str, cell: Optional[str] = None):
         """Run Flink SQL in t_env: DDL prints OK, SHOW/DESCRIBE their table, a query its rows
-        (PyFlink's tableau layout). {python_expr} is replaced by its value."""
+        (PyFlink's tableau layout). A query over an unbounded table shows its rows as they
+        arrive until -n rows, --timeout or Ctrl-C, and its job is stopped then.
+        {python_expr} is replaced by its value."""
         from pyshell.sql import run_statement, statements_of
         from pystream.util.exceptions import SqlParserException
 
@@ -336,12 +344,14 @@ class PystreamMagics(Magics):
         self._session()
         rows = None
         for statement in statements:
-            shown = self._run(lambda cancel, s=statement: run_statement(t_env, s, args.mode,
-                                                                        args.n))
+            shown = self._run(lambda cancel, s=statement: run_statement(
+                t_env, s, args.mode, args.n, emit=_print_now, cancel=cancel,
+                timeout=args.timeout))
             if shown is None:
                 return None
             lines, rows = shown
-            print("\n".join(lines))
+            if lines:
+                print("\n".join(lines))
         if args.output:
             self.shell.user_ns[args.output] = rows
         return None

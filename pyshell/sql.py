@@ -1,11 +1,13 @@
 """What ``%sql`` does, without IPython: run Flink SQL statements in a TableEnvironment and
 show each result (OK for DDL, the table of SHOW/DESCRIBE, a query's rows), stopping a query
-after ``n`` rows."""
+after ``n`` rows; a query over an unbounded table shows its rows as they arrive and is
+stopped after ``n`` rows, a timeout or Ctrl-C."""
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+import threading
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from pystream.table.formatting import tableau_lines
+from pystream.table.formatting import TableauWriter, tableau_lines
 
 
 def statements_of(text: str, namespace: Optional[Dict[str, Any]] = None) -> List[Any]:
@@ -29,24 +31,70 @@ def _substitute(text: str, namespace: Dict[str, Any]) -> str:
     return "".join(out)
 
 
-def run_statement(t_env, statement, mode: str = "tableau", n: Optional[int] = None) -> list:
-    """Runs one parsed statement; the lines to show and the rows it gave (a query stops
-    after ``n`` rows)."""
+UNBOUNDED_ROWS = 10  # a query over an unbounded table without -n stops after these
+
+
+def run_statement(t_env, statement, mode: str = "tableau", n: Optional[int] = None,
+                  emit: Optional[Callable[[str], None]] = None, cancel=None,
+                  timeout: Optional[float] = None) -> Tuple[List[str], list]:
+    """Runs one parsed statement: (the lines to show, the rows it gave). A query stops after
+    ``n`` rows; one over an unbounded table shows its rows through ``emit`` as they arrive and
+    stops after ``n`` (else UNBOUNDED_ROWS) rows, ``timeout`` seconds, or ``cancel``."""
     from pystream.sql.statements import execute_parsed
 
     result = execute_parsed(t_env, statement)
     if result.get_result_kind().name == "SUCCESS":
         return ["OK"], []
-    rows = []
+    schema = result.get_table_schema()
+    if not result._unbounded:
+        rows = _leading(result, n, None, None)
+        return _lines(result, rows, mode), rows
+    show = emit or print
+    writer = TableauWriter(schema, op_column=True) if mode == "tableau" else None
+    for line in writer.header() if writer else [_changelog_header(schema)]:
+        show(line)
+    rows = _leading(result, n or UNBOUNDED_ROWS, cancel, timeout,
+                    lambda row: show(writer.row(row) if writer else _changelog_line(row)))
+    return (writer.footer() if writer else []), rows
+
+
+def _leading(result, n: Optional[int], cancel, timeout: Optional[float],
+             each: Optional[Callable[[Any], None]] = None) -> list:
+    """The result's first ``n`` rows; its query stops then, on ``cancel`` or ``timeout``."""
+    rows: list = []
     with result.collect() as results:
-        for row in results:
-            rows.append(row)
-            if n is not None and len(rows) >= n:
-                break
+        timer = None
+        if cancel is not None:
+            cancel.on_cancel(results.close)
+        if timeout is not None:
+            timer = threading.Timer(timeout, results.close)
+            timer.daemon = True
+            timer.start()
+        try:
+            for row in results:
+                rows.append(row)
+                if each is not None:
+                    each(row)
+                if n is not None and len(rows) >= n:
+                    break
+        finally:
+            if timer is not None:
+                timer.cancel()
+    return rows
+
+
+def _changelog_header(schema) -> str:
+    return " | ".join(["op"] + schema.get_field_names())
+
+
+def _changelog_line(row) -> str:
+    return "%s %s" % (row.get_row_kind(), ", ".join(map(str, row)))
+
+
+def _lines(result, rows: list, mode: str) -> List[str]:
     if mode == "changelog":
-        schema = result.get_table_schema()
-        lines = ["%s %s" % (row.get_row_kind(), ", ".join(map(str, row))) for row in rows]
-        return [" | ".join(["op"] + schema.get_field_names())] + lines, rows
+        return [_changelog_header(result.get_table_schema())] + [_changelog_line(r)
+                                                                  for r in rows]
     return tableau_lines(result.get_table_schema(), rows,
                          op_column=result._streaming and result._query,
-                         widths_by_type=result._query), rows
+                         widths_by_type=result._query)

@@ -61,6 +61,28 @@ def test_preview_of_an_unbounded_table_stops_its_query(ip):
     t_env.execute_sql("DROP TEMPORARY TABLE ticks")
 
 
+def test_sql_over_an_unbounded_table_shows_rows_as_they_come_and_stops(ip, capsys):
+    from pystream.session import get_session
+
+    ip.run_cell_magic("sql", "", "CREATE TEMPORARY TABLE beats (n INT) WITH ("
+                      "'connector' = 'datagen', 'rows-per-second' = '20', 'fields.n.min' = '4', "
+                      "'fields.n.max' = '4');\nSELECT n, COUNT(*) AS c FROM beats GROUP BY n")
+    ip.run_line_magic("sql", "--mode changelog -n 2 -o seen SELECT n FROM beats")
+    out = capsys.readouterr().out.splitlines()
+    assert out[:4] == ["OK", "+----+-------------+----------------------+",
+                       "| op |           n |                    c |",
+                       "+----+-------------+----------------------+"]
+    assert out[4:8] == ["| +I |           4 |                    1 |",
+                        "| -U |           4 |                    1 |",
+                        "| +U |           4 |                    2 |",
+                        "| -U |           4 |                    2 |"]
+    assert out[14:19] == ["+----+-------------+----------------------+", "10 rows in set",
+                          "op | n", "+I 4", "+I 4"]
+    assert [tuple(r) for r in ip.user_ns["seen"]] == [(4,), (4,)]
+    assert not get_session().streams.active
+    ip.run_line_magic("sql", "DROP TEMPORARY TABLE beats")
+
+
 def test_sql_runs_statements_and_shows_their_results(ip, capsys):
     ip.run_cell_magic("sql", "--batch", "CREATE TEMPORARY VIEW fruit AS SELECT * FROM "
                       "(VALUES (1, 'apple'), (2, 'pear')) AS T(id, name);\n"
