@@ -314,8 +314,9 @@ class PystreamMagics(Magics):
     # -- %sql
 
     @magic_arguments()
-    @argument("--mode", default="tableau", choices=["tableau", "changelog"],
-              help="tableau: PyFlink's print() layout; changelog: one line per change")
+    @argument("--mode", default="tableau", choices=["tableau", "changelog", "table"],
+              help="tableau: PyFlink's print() layout; changelog: one line per change; "
+                   "table: the current rows, updated in place")
     @argument("-n", "--rows", dest="n", type=int, default=None,
               help="stop a query after this many rows (unbounded queries: 10)")
     @argument("--timeout", type=float, default=30.0,

@@ -46,6 +46,8 @@ def run_statement(t_env, statement, mode: str = "tableau", n: Optional[int] = No
     if result.get_result_kind().name == "SUCCESS":
         return ["OK"], []
     schema = result.get_table_schema()
+    if mode == "table":
+        return _table_view(result, n, cancel, timeout, emit)
     if not result._unbounded:
         rows = _leading(result, n, None, None)
         return _lines(result, rows, mode), rows
@@ -98,3 +100,67 @@ def _lines(result, rows: list, mode: str) -> List[str]:
     return tableau_lines(result.get_table_schema(), rows,
                          op_column=result._streaming and result._query,
                          widths_by_type=result._query)
+
+
+# -- the table mode: the current rows, updated in place
+
+
+def apply_change(current: List[tuple], row) -> None:
+    """Apply one change of a changelog to the rows it leaves: ``+I``/``+U`` add the row,
+    ``-U``/``-D`` remove an equal one."""
+    values = tuple(row)
+    if str(row.get_row_kind()) in ("+I", "+U"):
+        current.append(values)
+    elif values in current:
+        current.remove(values)
+
+
+def rich_table(schema, current: List[tuple], changes: int):
+    """The current rows as a rich Table, with the number of rows and changes under it."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    from pystream.table.formatting import flink_string
+
+    types = schema.get_field_data_types()
+    table = Table()
+    for name in schema.get_field_names():
+        table.add_column(name)
+    for values in current:
+        table.add_row(*[flink_string(v, t) for v, t in zip(values, types)])
+    return Group(table, Text("%d rows · %d changes" % (len(current), changes)))
+
+
+def _table_view(result, n: Optional[int], cancel, timeout: Optional[float],
+                emit: Optional[Callable[[str], None]]) -> Tuple[List[str], list]:
+    """The SQL client's table mode: the rows a query's changelog leaves, redrawn in place on
+    a terminal as changes arrive (an unbounded query until ``timeout`` or Ctrl-C); the last
+    view is printed as text."""
+    import sys
+
+    from rich.console import Console
+    from rich.live import Live
+
+    schema = result.get_table_schema()
+    current: List[tuple] = []
+    seen = [0]
+    console = Console(file=sys.stdout)
+    if not console.is_terminal:  # no redrawing: only the final view
+        rows = _leading(result, n, cancel, timeout if result._unbounded else None)
+        for row in rows:
+            apply_change(current, row)
+        return _plain(console, rich_table(schema, current, len(rows))), rows
+    with Live(rich_table(schema, current, 0), console=console, auto_refresh=False) as live:
+        def each(row) -> None:
+            apply_change(current, row)
+            seen[0] += 1
+            live.update(rich_table(schema, current, seen[0]), refresh=True)
+        rows = _leading(result, n, cancel, timeout if result._unbounded else None, each)
+    return [], rows
+
+
+def _plain(console, table) -> List[str]:
+    with console.capture() as captured:
+        console.print(table)
+    return captured.get().rstrip("\n").splitlines()

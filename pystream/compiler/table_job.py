@@ -388,8 +388,9 @@ class _StreamingRows(CloseableIterator):
                 self.close()
                 raise
             if item is None or isinstance(item, BaseException):
+                stopped_here = self._done  # close() cancelled the job: its end, not an error
                 self._done = True
-                if isinstance(item, BaseException):
+                if isinstance(item, BaseException) and not stopped_here:
                     raise _table_error(item) from None
                 continue
             self._buffer = iter(item)

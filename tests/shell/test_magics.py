@@ -83,6 +83,21 @@ def test_sql_over_an_unbounded_table_shows_rows_as_they_come_and_stops(ip, capsy
     ip.run_line_magic("sql", "DROP TEMPORARY TABLE beats")
 
 
+def test_sql_table_mode_shows_the_rows_a_changelog_leaves(ip, capsys):
+    from pystream.session import get_session
+
+    ip.run_line_magic("sql", "CREATE TEMPORARY TABLE pulses (n INT) WITH ('connector' = "
+                      "'datagen', 'rows-per-second' = '20', 'fields.n.min' = '5', "
+                      "'fields.n.max' = '5')")
+    ip.run_line_magic("sql", "--mode table -n 7 SELECT n, COUNT(*) AS c FROM pulses GROUP BY n")
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split() for line in out[1:]] == [
+        ["┏━━━┳━━━┓"], ["┃", "n", "┃", "c", "┃"], ["┡━━━╇━━━┩"], ["│", "5", "│", "4", "│"],
+        ["└───┴───┘"], ["1", "rows", "·", "7", "changes"]]
+    assert not get_session().streams.active
+    ip.run_line_magic("sql", "DROP TEMPORARY TABLE pulses")
+
+
 def test_sql_runs_statements_and_shows_their_results(ip, capsys):
     ip.run_cell_magic("sql", "--batch", "CREATE TEMPORARY VIEW fruit AS SELECT * FROM "
                       "(VALUES (1, 'apple'), (2, 'pear')) AS T(id, name);\n"
