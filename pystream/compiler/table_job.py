@@ -6,6 +6,7 @@ lines. Rows reach Python as Flink's values with their row kinds.
 """
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import re
@@ -147,15 +148,19 @@ class TableJob:
     def _unbounded_result(self, rel: ops.Rel) -> TableResult:
         from pystream.datastream.connectors.table import TableCollectSink
 
-        self.frame(rel)  # planned now: a query Spark cannot run fails here
         schema = TableSchema.of(rel.schema.without_time_attributes())
+        rel, limit = _leading_limit(rel)
+        self.frame(rel)  # planned now: a query Spark cannot run fails here
 
         def rows() -> CloseableIterator:
             sink = TableCollectSink()
-            return _StreamingRows(self._stream_job(rel, sink, "collect"), sink)
+            streaming = _StreamingRows(self._stream_job(rel, sink, "collect"), sink)
+            if limit is None:
+                return streaming
+            return CloseableIterator(itertools.islice(streaming, limit), streaming.close)
 
         return TableResult(schema, ResultKind.SUCCESS_WITH_CONTENT, rows, self.streaming,
-                           unbounded=True)
+                           unbounded=limit is None)
 
     def _unbounded_insert(self, rel: ops.Rel, name: str, target: CatalogTable,
                           physical: Schema, primary_key) -> TableResult:
@@ -224,12 +229,16 @@ class TableJob:
         import pandas as pd
 
         if self.is_unbounded(rel):
-            raise ValidationException(
-                "to_pandas() of a table that reads an unbounded source would never end: "
-                "take the leading rows with execute().collect() (and close it), or make the "
-                "source bounded ('number-of-rows', 'scan.bounded.mode').")
-
-        rows = [r for r in self.rows(rel)]
+            if _leading_limit(rel)[1] is None:
+                raise ValidationException(
+                    "to_pandas() of a table that reads an unbounded source would never end: "
+                    "limit it (table.limit(n)), take the leading rows with "
+                    "execute().collect() (and close it), or make the source bounded "
+                    "('number-of-rows', 'scan.bounded.mode').")
+            with self.query_result(rel).collect() as leading:
+                rows = list(leading)
+        else:
+            rows = [r for r in self.rows(rel)]
         final = _final_rows(rows) if self.streaming else rows
         return pd.DataFrame([list(r) for r in final], columns=list(rel.schema.names))
 
@@ -305,6 +314,15 @@ class TableJob:
             else:
                 prefix = "%s> " % identifier if identifier else ""
             print(prefix + changelog_line(row, types), file=stream)
+
+
+def _leading_limit(rel: ops.Rel):
+    """(the query, n) for ``LIMIT n`` / ``fetch(n)`` over an unbounded query, whose result
+    is then its first n rows (the job stops after them); else (rel, None)."""
+    if isinstance(rel, ops.Sort) and not rel.keys and not rel.offset \
+            and rel.fetch is not None:
+        return rel.input, rel.fetch
+    return rel, None
 
 
 class JobClient:

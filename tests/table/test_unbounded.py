@@ -104,6 +104,20 @@ def test_to_pandas_of_an_unbounded_table_says_it_would_never_end(t_env):
         t_env.from_path("clicks").to_pandas()
 
 
+def test_a_limited_unbounded_table_gives_its_first_rows_and_stops(t_env, capsys):
+    from pystream.table.expressions import col
+
+    clicks = t_env.from_path("clicks").select(col("user_id"))
+    frame = clicks.limit(3).to_pandas()
+    assert list(frame.columns) == ["user_id"] and len(frame) == 3
+    t_env.execute_sql("SELECT user_id FROM clicks LIMIT 2").print()
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 7 and lines[-1] == "2 rows in set"
+    with clicks.fetch(2).execute().collect() as rows:
+        assert len(list(rows)) == 2
+    assert _no_query_left()
+
+
 @pytest.mark.parametrize("query, construct", [
     ("SELECT * FROM clicks ORDER BY url", "ORDER BY"),
     ("SELECT DISTINCT user_id FROM clicks", "DISTINCT"),
