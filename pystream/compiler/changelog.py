@@ -1,14 +1,21 @@
-"""A group-by aggregate over an unbounded stream -> ``transformWithState`` emitting Flink's
-per-record changelog (``pystream.runtime.changelog``).
+"""Group-by aggregates emitting Flink's changelog where Spark's own operators cannot:
 
-Spark's own streaming aggregation gives one result per key per micro-batch (its update mode);
-Flink's gives one per record. The keys and the aggregates' arguments are computed by Spark
-expressions; only the accumulation runs in Python, per key, in Spark's state store.
+* over an unbounded stream: ``transformWithState`` (``runtime.changelog.AggregateChangelog``),
+  record by record (Spark's update mode gives one result per key per micro-batch, Flink one
+  per record);
+* over a bounded input in STREAMING mode with a Python aggregate function:
+  ``applyInPandas`` (``runtime.changelog.BundledAggregate``), one result per key and bundle of
+  records, as PyFlink's Python operator emits them.
+
+The keys and the aggregates' arguments are computed by Spark expressions; only the
+accumulation runs in Python, per key.
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import List
 
+from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as st
 
@@ -19,14 +26,19 @@ from pystream.relational import operations as ops
 from pystream.relational.resolve import type_of
 from pystream.table import types as T
 
-__all__ = ["unbounded_aggregate"]
+__all__ = ["unbounded_aggregate", "bundled_aggregate"]
 
-OP = "__op"
+OP, SEQ, SUB = "__op", "__seq", "__sub"
 
 
-def _spec(call: ex.Call, columns, result: T.DataType):
+def _spec(call, columns, result: T.DataType, arg_types):
     from pystream.runtime.changelog import ACCUMULATORS, AggregateSpec
 
+    if isinstance(call, ex.UserCall):
+        from pystream.compiler.udfs import UserAggregate
+
+        return AggregateSpec("user", tuple(columns),
+                             function=UserAggregate(call.function, list(arg_types), result))
     name = "count_star" if call.name == "count" and not call.args else call.name
     if name not in ACCUMULATORS or len(call.args) > 1:
         raise UnsupportedFeatureError(
@@ -37,34 +49,74 @@ def _spec(call: ex.Call, columns, result: T.DataType):
     return AggregateSpec(name, tuple(columns), call.distinct, integral, scale)
 
 
+@dataclass
+class _Inputs:
+    """What a Python aggregation reads: the key columns (``__key<i>``: Spark's state store
+    refuses names such as ``EXPR$0``; a global aggregate groups by one constant, ``__all``),
+    the arguments (``__arg<i>_<j>``) and a spec per aggregate call."""
+
+    keys: List[Column]
+    args: List[Column]
+    specs: list
+    keyed: bool
+
+
+def _inputs(node: ops.Aggregate) -> _Inputs:
+    schema = node.input.schema
+    keys = [to_column(k, schema).alias("__key%d" % i) for i, k in enumerate(node.keys)]
+    args, specs = [], []
+    for i, a in enumerate(node.aggregates):
+        call = a.expr
+        names = ["__arg%d_%d" % (i, j) for j in range(len(call.args))]
+        args += [to_column(e, schema).alias(n) for e, n in zip(call.args, names)]
+        specs.append(_spec(call, names, type_of(call, schema),
+                           [type_of(e, schema) for e in call.args]))
+    return _Inputs(keys or [F.lit(0).alias("__all")], args, specs, bool(keys))
+
+
+def _fields(node: ops.Aggregate) -> List[st.StructField]:
+    return [st.StructField(f.name, f.data_type.spark_type(), True) for f in node.schema]
+
+
+def _typed(node: ops.Aggregate) -> List[Column]:
+    return [quoted(f.name).cast(f.data_type.spark_type()).alias(f.name) for f in node.schema]
+
+
 def unbounded_aggregate(node: ops.Aggregate, frame, ctx):
     """``GROUP BY keys`` over an append-only stream: rows of the keys, the results and
-    ``__op`` (0 +I, 1 -U, 2 +U), record by record."""
+    ``__op`` (0 +I, 1 -U, 2 +U)."""
     from pystream.runtime.changelog import AggregateChangelog
 
     if frame.updating:
         raise UnsupportedFeatureError(
             "an aggregate over an updating table in STREAMING mode (retractions)")
-    schema = node.input.schema
-    key_fields = node.schema.fields[:len(node.keys)]
-    keys = [to_column(k, schema).alias(f.name) for k, f in zip(node.keys, key_fields)]
-    args, specs = [], []
-    for i, a in enumerate(node.aggregates):
-        call: ex.Call = a.expr
-        names = ["__arg%d_%d" % (i, j) for j in range(len(call.args))]
-        args += [to_column(e, schema).alias(n) for e, n in zip(call.args, names)]
-        specs.append(_spec(call, names, type_of(call, schema)))
-    names = list(node.schema.names)
-    processor = AggregateChangelog(names, specs, keyed=bool(keys))
+    inputs = _inputs(node)
+    processor = AggregateChangelog(list(node.schema.names), inputs.specs, keyed=inputs.keyed)
     if ctx.compiler is not None:
         processor = ctx.compiler.ship(processor)
-    output = st.StructType([st.StructField(f.name, f.data_type.spark_type(), True)
-                            for f in node.schema] + [st.StructField(OP, st.ByteType(), False)])
-    # Spark's state store names its key columns: plain names (``EXPR$0`` is refused)
-    keys = [k.alias("__key%d" % i) for i, k in enumerate(keys)] or [F.lit(0).alias("__all")]
-    df = frame.df.select(*keys, *args)
-    grouped = df.groupBy(*df.columns[:len(keys)])
-    df = grouped.transformWithState(processor, output, "Append", "None")
-    columns = [quoted(f.name).cast(f.data_type.spark_type()).alias(f.name) for f in node.schema]
-    return replace(frame, df=df.select(*columns, F.col(OP).cast("int").alias(OP)),
+    output = st.StructType(_fields(node) + [st.StructField(OP, st.ByteType(), False)])
+    df = frame.df.select(*inputs.keys, *inputs.args)
+    df = df.groupBy(*df.columns[:len(inputs.keys)]).transformWithState(
+        processor, output, "Append", "None")
+    return replace(frame, df=df.select(*_typed(node), F.col(OP).cast("int").alias(OP)),
+                   updating=True)
+
+
+def bundled_aggregate(node: ops.Aggregate, frame, ctx):
+    """``GROUP BY keys`` with a Python aggregate function over a bounded input in STREAMING
+    mode: per key, the changelog of its results at the end of each bundle of
+    ``ctx.bundle_size`` records (``__seq``, ``__op``, ``__sub`` give its order)."""
+    from pystream.runtime.changelog import BundledAggregate
+
+    inputs = _inputs(node)
+    key_columns = ["__key%d" % i for i in range(len(node.keys))]
+    names = list(node.schema.names) + [SEQ, OP, SUB]
+    output = st.StructType(_fields(node) + [st.StructField(SEQ, st.LongType(), False),
+                                            st.StructField(OP, st.IntegerType(), False),
+                                            st.StructField(SUB, st.IntegerType(), False)])
+    df = frame.df.select(*inputs.keys, *inputs.args, F.col(SEQ))
+    run = BundledAggregate(key_columns, inputs.specs, SEQ, ctx.bundle_size, names)
+    df = df.groupBy(*df.columns[:len(inputs.keys)]).applyInPandas(
+        lambda frame: run(frame), output)  # a function of one argument: the group's rows
+    return replace(frame, df=df.select(*_typed(node), F.col(SEQ), F.col(OP), F.col(SUB)),
                    updating=True)

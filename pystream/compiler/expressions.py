@@ -241,7 +241,10 @@ def _call_column(expr: ex.Call, schema: Schema) -> Column:
 
 
 def aggregate_column(call: ex.Call, schema: Schema) -> Column:
-    """An aggregate call as a Spark aggregate column of its Flink type."""
+    """An aggregate call as a Spark aggregate column of its Flink type (a user-defined one:
+    a grouped-aggregate pandas UDF)."""
+    if isinstance(call, ex.UserCall):
+        return _user_aggregate(call, schema)
     make = AGGREGATES.get(call.name)
     if make is None:
         raise UnsupportedFeatureError("the aggregate function %s() on Spark" % call.name.upper())
@@ -249,11 +252,20 @@ def aggregate_column(call: ex.Call, schema: Schema) -> Column:
     return make(args, call.distinct).cast(spark_type(type_of(call, schema)))
 
 
+def _user_aggregate(call: ex.UserCall, schema: Schema) -> Column:
+    from pystream.compiler.udfs import aggregate_udf_column
+
+    return aggregate_udf_column(call.function, [to_column(a, schema) for a in call.args],
+                                [type_of(a, schema) for a in call.args])
+
+
 RANKING = {"row_number": F.row_number, "rank": F.rank, "dense_rank": F.dense_rank}
 
 
 def running_aggregate_column(call: ex.Call, schema: Schema, window) -> Column:
     """The aggregate over ``window`` (a Spark window spec), for OVER and running changelogs."""
+    if isinstance(call, ex.UserCall):  # a growing frame: one call per row of the frame
+        return _user_aggregate(call, schema).over(window)
     args = [to_column(a, schema) for a in call.args]
     if call.name in RANKING:
         return RANKING[call.name]().over(window).cast(spark_type(type_of(call, schema)))

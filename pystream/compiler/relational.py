@@ -53,6 +53,7 @@ class Context:
     changelog: bool  # STREAMING mode: rows carry __seq (and __op/__sub when updating)
     time_zone: str = "UTC"
     unbounded: bool = False  # STREAMING over an unbounded source: streaming DataFrames
+    bundle_size: int = 100000  # python.fn-execution.bundle.size: Python aggregates emit per
     compiler: object = None  # the DataStream compiler of the job (unbounded mode)
 
 
@@ -239,11 +240,15 @@ def _aggregate(node: ops.Aggregate, ctx: Context) -> Frame:
 
         return unbounded_aggregate(node, frame, ctx)
     if not ctx.changelog:
-        aggs = [aggregate_column(a.expr, schema).alias(a.names[0]) for a in node.aggregates]
-        return Frame(frame.df.groupBy(*keys).agg(*aggs))
+        grouped = _grouped(frame.df, keys, _aggregate_columns(node.aggregates, schema))
+        return Frame(grouped.select(*[quoted(n) for n in node.schema.names]))
     if frame.updating:
         raise UnsupportedFeatureError(
             "an aggregate over an updating table in STREAMING mode (retractions)")
+    if any(isinstance(a.expr, ex.UserCall) for a in node.aggregates):
+        from pystream.compiler.changelog import bundled_aggregate
+
+        return bundled_aggregate(node, frame, ctx)
     key_names = [f.name for f in node.schema.fields[:len(node.keys)]]
     df = frame.df.select(*keys, *[to_column(e, schema).alias("__arg%d_%d" % (i, j))
                                   for i, a in enumerate(node.aggregates)
@@ -256,6 +261,32 @@ def _aggregate(node: ops.Aggregate, ctx: Context) -> Frame:
     df = df.select(*[quoted(k) for k in key_names], *values, F.col(SEQ))
     return Frame(_changelog_of_running(df, key_names, [a.names[0] for a in node.aggregates]),
                  updating=True)
+
+
+def _aggregate_columns(aggregates, schema: Schema) -> List[tuple]:
+    """(Spark column, name, whether it runs Python) of each aggregate call."""
+    return [(aggregate_column(a.expr, schema).alias(a.names[0]), a.names[0],
+             isinstance(a.expr, ex.UserCall)) for a in aggregates]
+
+
+def _grouped(df: DataFrame, groups: List[Column], aggs: List[tuple]) -> DataFrame:
+    """``df.groupBy(groups).agg(...)`` of ``aggs`` (see ``_aggregate_columns``): Spark's own
+    aggregates and Python ones (grouped-aggregate pandas UDFs, which Spark does not run in
+    one aggregation with others) in two aggregations joined on the groups."""
+    spark = [(c, n) for c, n, python in aggs if not python]
+    python = [(c, n) for c, n, is_python in aggs if is_python]
+    parts = [df.groupBy(*groups).agg(*[c for c, _ in part]) for part in (spark, python)
+             if part]
+    if len(parts) == 1:
+        return parts[0]
+    left, right = parts
+    names = [n for n in left.columns if n not in {name for _, name in spark}]
+    right = right.select(*[quoted(n).alias("__right%d" % i) for i, n in enumerate(names)],
+                         *[quoted(name) for _, name in python])
+    on = F.lit(True)
+    for i, n in enumerate(names):
+        on = on & quoted(n).eqNullSafe(F.col("__right%d" % i))
+    return left.join(right, on).drop(*["__right%d" % i for i in range(len(names))])
 
 
 def _arg_call(call: ex.Call, index: int) -> ex.Call:
@@ -395,12 +426,12 @@ def _window_aggregate(node: ops.WindowAggregate, ctx: Context) -> Frame:
         raise UnsupportedFeatureError("%s windows" % w.kind)
     key_fields = node.schema.fields[:len(node.keys)]
     keys = [to_column(k, schema).alias(f.name) for k, f in zip(node.keys, key_fields)]
-    aggs = [aggregate_column(a.expr, schema).alias(a.names[0]) for a in node.aggregates]
+    aggs = _aggregate_columns(node.aggregates, schema)
     if ctx.changelog:
-        aggs.append(F.max(SEQ).alias(SEQ))
+        aggs.append((F.max(SEQ).alias(SEQ), SEQ, False))
     if frame.updating:
         raise UnsupportedFeatureError("a group window over an updating table")
-    grouped = frame.df.groupBy(window.alias("__w"), *keys).agg(*aggs)
+    grouped = _grouped(frame.df, [window.alias("__w"), *keys], aggs)
     props = {"window_start": F.col("__w.start"), "window_end": F.col("__w.end"),
              "window_rowtime": F.col("__w.end") - F.expr("INTERVAL 1 MILLISECOND")}
     properties = [props[p.expr.name].cast(f.data_type.spark_type()).alias(p.names[0])

@@ -74,9 +74,11 @@ class TableJob:
         zone = self.config.get("table.local-time-zone")
         if zone and zone != "default":
             spark.conf.set("spark.sql.session.timeZone", zone)
+        bundle = int(self.config.get("python.fn-execution.bundle.size") or 100000)
         if compiler is not None:  # an unbounded query in a streaming DataStream job
-            return Context(spark=spark, changelog=False, unbounded=True, compiler=compiler)
-        return Context(spark=spark, changelog=self.streaming)
+            return Context(spark=spark, changelog=False, unbounded=True, compiler=compiler,
+                           bundle_size=bundle)
+        return Context(spark=spark, changelog=self.streaming, bundle_size=bundle)
 
     def is_unbounded(self, rel: ops.Rel) -> bool:
         """A STREAMING query reading an unbounded table: it runs as a streaming job."""

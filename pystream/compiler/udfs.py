@@ -80,6 +80,89 @@ class TableEvaluator(ScalarEvaluator):
         return [self.result_type.spark_value(_as_row(r)) for r in rows]
 
 
+class UserAggregate:
+    """A user-defined aggregate function over one group's values: ``create()`` an
+    accumulator, ``add(acc, values)`` one row's arguments, ``value(acc)`` the result. A
+    pandas one keeps the rows and calls the function on their Series."""
+
+    def __init__(self, wrapper, arg_types: List[DataType], result_type: DataType):
+        self.function = wrapper.function
+        self.pandas = wrapper.func_type == "pandas"
+        self.label = wrapper.label
+        self.arg_types = arg_types
+        self.result_type = result_type
+        self._opened = False
+
+    def _open(self) -> None:
+        if isinstance(self.function, UserDefinedFunction):
+            self.function.open(FunctionContext())
+        self._opened = True
+
+    def create(self):
+        from pystream.runtime.errors import operator_failure
+
+        if not self._opened:
+            self._open()
+        if self.pandas:
+            return []
+        try:
+            return self.function.create_accumulator()
+        except Exception as e:  # noqa: BLE001 - the user's error
+            raise operator_failure(e, self.label) from None
+
+    def add(self, acc, values) -> Any:
+        from pystream.runtime.errors import operator_failure
+
+        args = [_argument(t, v) for t, v in zip(self.arg_types, values)]
+        if self.pandas:
+            acc.append(args)
+            return acc
+        try:
+            self.function.accumulate(acc, *args)
+        except Exception as e:  # noqa: BLE001 - the user's error, reported with its row
+            raise operator_failure(e, self.label, tuple(args)) from None
+        return acc
+
+    def value(self, acc) -> Any:
+        import pandas as pd
+
+        from pystream.runtime.errors import operator_failure
+
+        try:
+            if self.pandas:
+                columns = list(zip(*acc)) if acc else [[] for _ in self.arg_types]
+                result = self.function(*[pd.Series(list(c)) for c in columns])
+            else:
+                result = self.function.get_value(acc)
+        except Exception as e:  # noqa: BLE001 - the user's error
+            raise operator_failure(e, self.label) from None
+        return self.result_type.spark_value(result)
+
+    def __call__(self, *series):
+        """One group (a grouped-aggregate pandas UDF): its Series of arguments."""
+        acc = self.create()
+        for values in zip(*[s.tolist() for s in series]):
+            acc = self.add(acc, [None if _missing(v) else v for v in values])
+        return self.value(acc)
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and value != value)
+
+
+def aggregate_udf_column(wrapper, args: List[Column], arg_types: List[DataType]) -> Column:
+    """The grouped-aggregate pandas UDF running ``wrapper``'s aggregate function."""
+    import warnings
+
+    from pyspark.sql.functions import PandasUDFType
+
+    with warnings.catch_warnings():  # the function type, not type hints: PySpark's warning
+        warnings.simplefilter("ignore")
+        run = F.pandas_udf(UserAggregate(wrapper, arg_types, wrapper.result_type),
+                           wrapper.result_type.spark_type(), PandasUDFType.GROUPED_AGG)
+    return run(*args)
+
+
 def _argument(data_type: DataType, value: Any) -> Any:
     """A value as a user function receives it: ROWs are Rows with their field names (a
     function given the whole row reads ``row.name``)."""

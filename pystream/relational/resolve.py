@@ -179,6 +179,10 @@ def aggregate_calls(expr: Expr) -> List[Call]:
     def visit(node: Expr):
         if isinstance(node, OverCall):
             return
+        if isinstance(node, UserCall) and getattr(node.function, "is_aggregate_function",
+                                                  False):
+            found.append(node)
+            return
         if isinstance(node, Call):
             function = functions.lookup(node.name)
             if function is not None and function.is_aggregate:

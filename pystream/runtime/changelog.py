@@ -1,13 +1,14 @@
-"""Changelogs of unbounded streams, record by record, in Spark's state store.
+"""Changelogs computed in Python, per key: what Flink's streaming aggregates emit.
 
-``AggregateChangelog`` is a Spark StatefulProcessor (``transformWithState``) for one group
-key: its accumulators live in one ValueState; each input record updates them and emits what
-Flink's streaming aggregate emits: ``+I`` for the key's first result, ``-U`` (the previous
-result) then ``+U`` (the new one) when the result changed, nothing when it did not.
+``Accumulators`` hold one group's aggregate calls: built-in ones as plain Python values (the
+``ACCUMULATORS`` table: initial value, add, result), user-defined ones as their functions'
+accumulators. ``changes`` is what Flink emits when a result changes: ``+I`` for the key's
+first result, ``-U`` (the previous result) then ``+U`` (the new one), nothing when it did not.
 
-Accumulators are plain Python values, one ``Accumulator`` per aggregate call; each knows how
-to add a value and what its result is. The inputs are append-only (an aggregate over an
-updating table is refused when the plan is compiled), so nothing is ever retracted.
+``AggregateChangelog`` runs them in Spark's state store (``transformWithState``) over an
+unbounded stream; ``BundledAggregate`` over one key's bounded records (``applyInPandas``).
+The inputs are append-only (an aggregate over an updating table is refused when the plan is
+compiled), so nothing is ever retracted.
 
 ``UpsertNormalize`` turns an upsert stream (``upsert-kafka``) into the same changelog.
 """
@@ -18,6 +19,7 @@ import pickle
 from dataclasses import dataclass
 from typing import Any, Iterator, List, Optional, Tuple
 
+from pyspark import cloudpickle  # accumulators of user functions are classes of the job
 from pyspark.sql import Row as SparkRow
 from pyspark.sql.streaming import StatefulProcessor, StatefulProcessorHandle
 
@@ -38,6 +40,7 @@ class AggregateSpec:
     distinct: bool = False
     integral: bool = False
     scale: Optional[int] = None
+    function: Any = None  # "user": a UserAggregate (create, add, value)
 
 
 def _count(acc, value):
@@ -97,65 +100,143 @@ ACCUMULATORS = {
 }
 
 
-class AggregateChangelog(StatefulProcessor):
-    """``groupBy(keys).transformWithState(AggregateChangelog(...))``: the changelog of one
-    key's results, record by record, in arrival order."""
+class Accumulators:
+    """The accumulators of one group's aggregate calls: ``create()``, ``add(accs, row)``
+    (``row[column]`` reads an argument), ``results(accs)``. A call of a user-defined
+    aggregate function (``spec.function``) runs its ``create``/``add``/``value``."""
 
-    def __init__(self, names: List[str], specs: List[AggregateSpec], keyed: bool = True):
-        self.keyed = keyed  # else one group of all records (its grouping key is not output)
-        self.names = list(names) + [OP_COLUMN]  # the keys, the results, then the row kind
+    def __init__(self, specs: List[AggregateSpec]):
         self.specs = specs
 
-    def init(self, handle: StatefulProcessorHandle) -> None:
-        self._state = handle.getValueState("accumulators", "blob binary")
-        self._row = SparkRow(*self.names)  # PySpark reads the rows it is given by name
+    def create(self) -> list:
+        return [s.function.create() if s.function is not None else
+                [ACCUMULATORS[s.name][0], set()] if s.distinct else ACCUMULATORS[s.name][0]
+                for s in self.specs]
 
-    def _results(self, accs: list) -> tuple:
+    def add(self, accs: list, row) -> None:
+        for i, spec in enumerate(self.specs):
+            if spec.function is not None:
+                accs[i] = spec.function.add(accs[i], [row[c] for c in spec.columns])
+                continue
+            if spec.name == "count_star":
+                value: Any = 1
+            else:
+                value = row[spec.columns[0]]
+                if value is None:
+                    continue
+            add = ACCUMULATORS[spec.name][1]
+            if spec.distinct:
+                acc, seen = accs[i]
+                if value in seen:
+                    continue
+                seen.add(value)
+                accs[i] = [add(acc, value), seen]
+            else:
+                accs[i] = add(accs[i], value)
+
+    def results(self, accs: list) -> tuple:
         out = []
         for spec, acc in zip(self.specs, accs):
+            if spec.function is not None:
+                out.append(spec.function.value(acc))
+                continue
             if spec.distinct:
                 acc = acc[0]
             result = ACCUMULATORS[spec.name][2]
             out.append(result(acc, spec) if result is not None else acc)
         return tuple(out)
 
+
+def changes(previous: Optional[tuple], current: tuple) -> List[Tuple[tuple, int]]:
+    """What Flink emits when a key's result goes from ``previous`` (None: no result yet) to
+    ``current``: ``+I``, or ``-U`` and ``+U``, or nothing."""
+    if previous is None:
+        return [(current, INSERT)]
+    if current != previous:
+        return [(previous, UPDATE_BEFORE), (current, UPDATE_AFTER)]
+    return []
+
+
+class AggregateChangelog(StatefulProcessor):
+    """``groupBy(keys).transformWithState(AggregateChangelog(...))``: the changelog of one
+    key's results, in arrival order: record by record, or once per micro-batch when a
+    Python aggregate function is among the calls (PyFlink's Python operator emits once per
+    bundle of records)."""
+
+    def __init__(self, names: List[str], specs: List[AggregateSpec], keyed: bool = True):
+        self.keyed = keyed  # else one group of all records (its grouping key is not output)
+        self.names = list(names) + [OP_COLUMN]  # the keys, the results, then the row kind
+        self.accumulators = Accumulators(specs)
+        self.per_batch = any(s.function is not None for s in specs)
+
+    def init(self, handle: StatefulProcessorHandle) -> None:
+        self._state = handle.getValueState("accumulators", "blob binary")
+        self._row = SparkRow(*self.names)  # PySpark reads the rows it is given by name
+
     def handleInputRows(self, key, rows, timerValues) -> Iterator[SparkRow]:
         stored = self._state.get()
+        accumulators = self.accumulators
         if stored is None:
-            accs: list = [([ACCUMULATORS[s.name][0], set()] if s.distinct
-                           else ACCUMULATORS[s.name][0]) for s in self.specs]
-            previous: Optional[tuple] = None
+            accs, previous = accumulators.create(), None
         else:
             accs, previous = pickle.loads(stored[0])
         keys = tuple(key) if self.keyed else ()
         for row in rows:
-            for i, spec in enumerate(self.specs):
-                if spec.name == "count_star":
-                    value: Any = 1
-                else:
-                    value = row[spec.columns[0]]
-                    if value is None:
-                        continue
-                _, add, _ = ACCUMULATORS[spec.name]
-                if spec.distinct:
-                    acc, seen = accs[i]
-                    if value in seen:
-                        continue
-                    seen.add(value)
-                    accs[i] = [add(acc, value), seen]
-                else:
-                    accs[i] = add(accs[i], value)
-            current = self._results(accs)
-            if previous is None:
-                yield self._row(*keys, *current, INSERT)
-            elif current != previous:
-                yield self._row(*keys, *previous, UPDATE_BEFORE)
-                yield self._row(*keys, *current, UPDATE_AFTER)
+            accumulators.add(accs, row)
+            if not self.per_batch:
+                current = accumulators.results(accs)
+                for values, op in changes(previous, current):
+                    yield self._row(*keys, *values, op)
+                previous = current
+        if self.per_batch:
+            current = accumulators.results(accs)
+            for values, op in changes(previous, current):
+                yield self._row(*keys, *values, op)
             previous = current
-        self._state.update((pickle.dumps((accs, previous), protocol=5),))
+        self._state.update((cloudpickle.dumps((accs, previous)),))
 
     def close(self) -> None:
         pass
+
+
+class BundledAggregate:
+    """``groupBy(keys).applyInPandas(BundledAggregate(...))`` over a bounded input in
+    STREAMING mode with a Python aggregate function: one key's records in their order
+    (``seq``), accumulated in Python, the result emitted at the end of each bundle of
+    ``bundle_size`` records (as PyFlink's Python operator emits), with ``seq``, ``op`` and
+    ``sub`` columns for the changelog's order."""
+
+    def __init__(self, key_columns: List[str], specs: List[AggregateSpec], seq: str,
+                 bundle_size: int, output_names: List[str]):
+        self.key_columns = key_columns
+        self.accumulators = Accumulators(specs)
+        self.seq = seq
+        self.bundle_size = bundle_size
+        self.output_names = output_names
+
+    def __call__(self, frame):
+        import pandas as pd
+
+        frame = frame.sort_values(self.seq, kind="stable")
+        records = frame.to_dict("records")
+        keys = tuple(records[0][k] for k in self.key_columns) if records else ()
+        accs, previous, out, first = self.accumulators.create(), None, [], None
+        for i, record in enumerate(records):
+            record = {k: (None if _missing(v) else v) for k, v in record.items()}
+            self.accumulators.add(accs, record)
+            bundle = record[self.seq] // self.bundle_size
+            first = record[self.seq] if first is None else first
+            if i + 1 == len(records) or records[i + 1][self.seq] // self.bundle_size != bundle:
+                # emitted when the bundle ends, keys in the order they came in it
+                current = self.accumulators.results(accs)
+                for sub, (values, op) in enumerate(changes(previous, current)):
+                    out.append(keys + values + (first, op, sub))
+                previous, first = current, None
+        return pd.DataFrame(out, columns=self.output_names)
+
+
+def _missing(value) -> bool:
+    return value is None or (isinstance(value, float) and value != value)
 
 
 class UpsertNormalize(StatefulProcessor):

@@ -7,10 +7,11 @@ each one is (a join renames a right-hand ``id`` that clashes to ``id0``, as Calc
 """
 from __future__ import annotations
 
+import contextvars
 import datetime
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from sqlglot import exp
 
@@ -20,7 +21,7 @@ from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.relational.resolve import aggregate_calls, output_name
 from pystream.relational.schema import Schema
-from pystream.sql.dialect import WindowTVF, to_sql
+from pystream.sql.dialect import LateralTable, WindowTVF, to_sql
 from pystream.sql.parse import parse_expression
 from pystream.sql.types import data_type_from_sql
 from pystream.table import type_rules
@@ -78,19 +79,34 @@ def expression_from_sql(text: str) -> ex.Expr:
     return to_expr(parse_expression(text), None)
 
 
+# The functions registered in the environment of the query being translated (name -> wrapper)
+_USER_FUNCTIONS: contextvars.ContextVar[Optional[Dict[str, Any]]] = contextvars.ContextVar(
+    "user_functions", default=None)
+
+
 def query_to_rel(t_env, node: exp.Expression, ctes: Optional[Dict[str, ops.Rel]] = None
                  ) -> ops.Rel:
-    """The relational tree of a query (SELECT, set operation, VALUES, WITH)."""
+    """The relational tree of a query (SELECT, set operation, VALUES, WITH); calls of the
+    functions registered in ``t_env`` are calls of those functions."""
+    token = _USER_FUNCTIONS.set(dict(getattr(t_env, "_functions", {})))
+    try:
+        return _query_to_rel(t_env, node, ctes)
+    finally:
+        _USER_FUNCTIONS.reset(token)
+
+
+def _query_to_rel(t_env, node: exp.Expression, ctes: Optional[Dict[str, ops.Rel]] = None
+                  ) -> ops.Rel:
     ctes = dict(ctes or {})
     with_ = node.args.get("with_") or node.args.get("with")
     if with_ is not None:
         for cte in with_.expressions:
-            ctes[cte.alias_or_name.lower()] = query_to_rel(t_env, cte.this, ctes)
+            ctes[cte.alias_or_name.lower()] = _query_to_rel(t_env, cte.this, ctes)
     if isinstance(node, exp.Subquery):
-        return query_to_rel(t_env, node.this, ctes)
+        return _query_to_rel(t_env, node.this, ctes)
     if isinstance(node, (exp.Union, exp.Intersect, exp.Except)):
-        left = query_to_rel(t_env, node.this, ctes)
-        right = query_to_rel(t_env, node.expression, ctes)
+        left = _query_to_rel(t_env, node.this, ctes)
+        right = _query_to_rel(t_env, node.expression, ctes)
         kind = {exp.Union: "union", exp.Intersect: "intersect", exp.Except: "minus"}[type(node)]
         rel = build.set_op(left, right, kind, all=not node.args.get("distinct", True))
         return _order_and_limit(rel, node, Scope.of(rel, None))
@@ -130,7 +146,7 @@ def _from(t_env, node: exp.Expression, ctes) -> Scope:
             scope = Scope.of(rel, qualifier)
         return scope
     if isinstance(node, exp.Subquery):
-        rel = query_to_rel(t_env, node.this, ctes)
+        rel = _query_to_rel(t_env, node.this, ctes)
         alias = node.args.get("alias")
         if alias is not None and alias.columns:
             rel = build.rename_all(rel, [c.name for c in alias.columns])
@@ -196,6 +212,27 @@ def _join_scopes(left: Scope, right: Scope, kind: str, condition: Optional[exp.E
     return Scope(rel, columns)
 
 
+def _lateral(scope: Scope, node: LateralTable, kind: str,
+             condition: Optional[exp.Expression]) -> Scope:
+    """``, LATERAL TABLE(f(x)) AS T(a, b)`` (or ``LEFT JOIN ... ON TRUE``): each row joined
+    with the rows the table function gives for it."""
+    call = to_expr(node.this, scope)
+    if not (isinstance(call, ex.UserCall) and getattr(call.function, "is_table_function",
+                                                      False)):
+        raise ValidationException("LATERAL TABLE takes a registered table function (udtf), "
+                                  "not %s." % to_sql(node.this))
+    alias = node.args.get("alias")
+    names = tuple(c.name for c in alias.columns) if alias is not None and alias.columns \
+        else ()
+    rel = build.correlate(scope.rel, ex.Alias(call, names) if names else call, kind)
+    qualifier = alias.name if alias is not None and alias.name else None
+    added = [(qualifier, n, n) for n in rel.schema.names[len(scope.rel.schema):]]
+    if condition is not None and not (isinstance(condition, exp.Boolean) and
+                                      condition.this is True):
+        raise UnsupportedFeatureError("a LATERAL TABLE join condition other than ON TRUE")
+    return Scope(rel, scope.columns + added, scope.window)
+
+
 JOIN_KINDS = {"": "inner", "INNER": "inner", "LEFT": "left", "RIGHT": "right", "FULL": "full",
               "CROSS": "inner"}
 
@@ -208,8 +245,12 @@ def _select(t_env, node: exp.Select, ctes) -> ops.Rel:
     else:
         scope = _from(t_env, from_.this, ctes)
     for join in node.args.get("joins") or []:
-        right = _from(t_env, join.this, ctes)
         side = (join.side or join.kind or "").upper()
+        if isinstance(join.this, LateralTable):
+            scope = _lateral(scope, join.this, "left" if side == "LEFT" else "inner",
+                             join.args.get("on"))
+            continue
+        right = _from(t_env, join.this, ctes)
         if side in ("SEMI", "ANTI"):
             raise UnsupportedFeatureError("SEMI/ANTI join syntax")
         scope = _join_scopes(scope, right, JOIN_KINDS.get(side, "inner"), join.args.get("on"))
@@ -246,7 +287,7 @@ def _scalar_subqueries(t_env, node: exp.Select, rel: ops.Rel, scope: Scope, ctes
     found = [sq for item in node.expressions for sq in item.find_all(exp.Subquery)
              if not isinstance(sq.parent, (exp.In, exp.Exists))]
     for i, subquery in enumerate(found):
-        value = query_to_rel(t_env, subquery.this, ctes)
+        value = _query_to_rel(t_env, subquery.this, ctes)
         if len(value.schema) != 1:
             raise ValidationException("A scalar sub-query gives one column, not %d."
                                       % len(value.schema))
@@ -350,7 +391,7 @@ def _subquery_predicate(t_env, node: exp.Expression, scope: Scope) -> ex.Expr:
     query = node.args["query"] if isinstance(node, exp.In) else node.this
     query = query.this if isinstance(query, exp.Subquery) else query
     try:
-        rel = query_to_rel(t_env, query)
+        rel = _query_to_rel(t_env, query)
     except ValidationException as e:
         if isinstance(node, exp.Exists):
             raise UnsupportedFeatureError("a correlated EXISTS sub-query (%s)" % e) from None
@@ -592,7 +633,10 @@ def _builtin(node: exp.Func, scope: Optional[Scope]) -> ex.Expr:
     return ex.Call(call.name, call.args, distinct) if distinct else call
 
 
-def _function(name: str, args: List[ex.Expr]) -> ex.Call:
+def _function(name: str, args: List[ex.Expr]) -> ex.Expr:
+    user = (_USER_FUNCTIONS.get() or {}).get(name.lower())
+    if user is not None:
+        return ex.UserCall(user, tuple(args))
     function = functions.lookup(name)
     if function is None:
         raise ValidationException(

@@ -225,11 +225,18 @@ class TableEnvironment:
     drop_temporary_function = drop_function = drop_temporary_system_function
 
     def _register_function(self, path: str, function) -> None:
-        from pystream.table.udf import UserDefinedScalarFunctionWrapper
+        from pystream.table.udf import (
+            UserDefinedAggregateFunctionWrapper,
+            UserDefinedScalarFunctionWrapper,
+            UserDefinedTableFunctionWrapper,
+        )
 
-        if not isinstance(function, UserDefinedScalarFunctionWrapper):
+        if not isinstance(function, (UserDefinedScalarFunctionWrapper,
+                                     UserDefinedTableFunctionWrapper,
+                                     UserDefinedAggregateFunctionWrapper)):
             raise ValidationException(
-                "%s is not a user-defined function: make one with udf(...)" % (function,))
+                "%s is not a user-defined function: make one with udf(...), udtf(...) or "
+                "udaf(...)" % (function,))
         self._functions[path.split(".")[-1].lower()] = function
 
     def _with_user_functions(self, node: ex.Expr) -> ex.Expr:

@@ -69,7 +69,9 @@ class TableFunction(UserDefinedFunction):
 
 
 class AggregateFunction(UserDefinedFunction):
-    """An aggregate function: an accumulator per group."""
+    """An aggregate function: an accumulator per group (``create_accumulator``), each row
+    added to it (``accumulate``), the group's result (``get_value``). ``get_result_type`` and
+    ``get_accumulator_type`` may give the types instead of ``udaf(...)``'s arguments."""
 
     def get_value(self, accumulator):
         raise NotImplementedError
@@ -79,6 +81,18 @@ class AggregateFunction(UserDefinedFunction):
 
     def accumulate(self, accumulator, *args):
         raise NotImplementedError
+
+    def retract(self, accumulator, *args):
+        raise NotImplementedError
+
+    def merge(self, accumulator, accumulators):
+        raise NotImplementedError
+
+    def get_result_type(self):
+        return None
+
+    def get_accumulator_type(self):
+        return None
 
 
 class TableAggregateFunction(UserDefinedFunction):
@@ -207,6 +221,62 @@ class UserDefinedTableFunctionWrapper:
         return "<udtf %s -> %s>" % (self._name, self._result_type.summary_string())
 
 
+class UserDefinedAggregateFunctionWrapper:
+    """An aggregate function ready for use in ``group_by(...).select(...)``, group windows and
+    SQL: an ``AggregateFunction`` (accumulator per group), or with ``func_type='pandas'`` a
+    function from the group's Series to one value."""
+
+    is_aggregate_function = True
+
+    def __init__(self, func, input_types, result_type, accumulator_type=None,
+                 func_type: str = "general", deterministic: Optional[bool] = None,
+                 name: Optional[str] = None):
+        if isinstance(func, AggregateFunction):
+            result_type = result_type or func.get_result_type()
+            accumulator_type = accumulator_type or func.get_accumulator_type()
+        if result_type is None:
+            raise TypeError("Invalid returnType: returnType should be DataType or str but is "
+                            "None")
+        if func_type not in ("general", "pandas"):
+            raise ValueError("Unsupported func_type: %s." % func_type)
+        if func_type == "general" and not isinstance(func, AggregateFunction):
+            raise TypeError("Invalid function: not a function or callable (__call__ is not "
+                            "defined): %s (a general udaf is an AggregateFunction)" % (func,))
+        self._func = func
+        self._input_types = [_data_type(t) for t in input_types] if input_types else None
+        self._result_type = _data_type(result_type)
+        self._accumulator_type = _data_type(accumulator_type)
+        self._func_type = func_type
+        self._deterministic = deterministic if deterministic is not None else (
+            func.is_deterministic() if isinstance(func, UserDefinedFunction) else True)
+        self._name = name or _function_name(func)
+        self._defined_at = _defined_at()
+
+    @property
+    def result_type(self) -> DataType:
+        return self._result_type
+
+    @property
+    def func_type(self) -> str:
+        return self._func_type
+
+    @property
+    def function(self):
+        return self._func
+
+    @property
+    def label(self) -> str:
+        return "%s (%s)" % (self._name, self._defined_at)
+
+    def __call__(self, *args):
+        from pystream.table.expressions import call
+
+        return call(self, *args)
+
+    def __repr__(self) -> str:
+        return "UserDefinedAggregateFunctionWrapper(%s)" % self._name
+
+
 def _row_of(result_types) -> RowType:
     if isinstance(result_types, (DataType, str)):
         result_types = [result_types]
@@ -267,7 +337,18 @@ def udtf(f: Union[Callable, TableFunction, None] = None, input_types=None, resul
     return UserDefinedTableFunctionWrapper(f, input_types, result_types, deterministic, name)
 
 
-udaf = _not_yet("udaf", "aggregate")
+def udaf(f=None, input_types=None, result_type=None, accumulator_type=None,
+         deterministic: Optional[bool] = None, name: Optional[str] = None,
+         func_type: str = "general"):
+    """An aggregate function: ``udaf(MyAggregateFunction(), result_type=...)``, or a pandas
+    one, ``udaf(lambda s: s.mean(), result_type=..., func_type='pandas')``; also a
+    decorator."""
+    if f is None:
+        return functools.partial(udaf, input_types=input_types, result_type=result_type,
+                                 accumulator_type=accumulator_type,
+                                 deterministic=deterministic, name=name, func_type=func_type)
+    return UserDefinedAggregateFunctionWrapper(f, input_types, result_type, accumulator_type,
+                                               func_type, deterministic, name)
 udtaf = _not_yet("udtaf", "table aggregate")
 
 

@@ -5,7 +5,7 @@ import pytest
 from pystream.errors import JobExecutionError, UnsupportedFeatureError
 from pystream.table import DataTypes, Row
 from pystream.table.expressions import call, col
-from pystream.table.udf import ScalarFunction, udaf, udf, udtf
+from pystream.table.udf import ScalarFunction, udf, udtaf, udtf
 from tests.table.conftest import rows
 
 
@@ -75,10 +75,10 @@ def test_table_functions_in_join_lateral_and_flat_map(words):
         ("a",), ("bb",), ("bb",), ("ccc",), ("ccc",), ("ccc",)]
 
 
-def test_aggregate_functions_say_they_are_not_built_yet(words):
-    total = udaf(lambda: None, result_type=DataTypes.BIGINT())
-    with pytest.raises(UnsupportedFeatureError, match="aggregate functions"):
-        total(col("id"))
+def test_table_aggregate_functions_say_they_are_not_built_yet(words):
+    top = udtaf(lambda: None, result_type=DataTypes.BIGINT())
+    with pytest.raises(UnsupportedFeatureError, match="table aggregate functions"):
+        top(col("id"))
 
 
 def test_map_gives_a_row_function_s_fields_as_columns(words):
