@@ -10,6 +10,9 @@ Jobs:
              (``execute().collect()``), over M rows (default 1M): records/s, beside Spark's own
              update-mode streaming query over the same rows (``availableNow``, ``noop`` sink),
              and real PyFlink over ``--pyflink-rows`` rows (default 30k).
+  unbounded  STREAMING group-by over an endless datagen (``--rate`` rows/s), its per-record
+             changelog collected until ``--unbounded-rows`` records (default 200k), beside
+             Spark's update-mode query over its rate source until as many rows were read.
 
 Every figure is the wall time of a whole process (start, plan, run, exit), best of
 ``--repeat``. PyFlink runs when ``--pyflink-python`` (default /tmp/flinkvenv/bin/python)
@@ -101,6 +104,40 @@ query.awaitTermination()
 spark.stop()
 '''
 
+UNBOUNDED_JOB = '''
+from pystream.table import EnvironmentSettings, TableEnvironment
+
+N = {rows}
+t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+t_env.get_config().set("parallelism.default", "1")
+t_env.execute_sql("CREATE TABLE src (v INT) WITH ('connector' = 'datagen', "
+                  "'rows-per-second' = '{rate}', 'fields.v.min' = '0', "
+                  "'fields.v.max' = '{keys_less_one}')")
+records = 0
+with t_env.execute_sql("SELECT v, COUNT(*) FROM src GROUP BY v").collect() as rows:
+    for row in rows:
+        records += str(row.get_row_kind()) != "-U"  # one +I or +U per input record
+        if records >= N:
+            break
+print("records", records)
+'''
+
+UNBOUNDED_PYSPARK = '''
+import tempfile
+from pyspark.sql import SparkSession, functions as F
+spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+         .config("spark.sql.shuffle.partitions", "2").getOrCreate())
+seen = []
+query = (spark.readStream.format("rate").option("rowsPerSecond", {rate}).load()
+         .groupBy((F.col("value") % {keys}).alias("k")).agg(F.count("*").alias("n"))
+         .writeStream.outputMode("update").format("noop")
+         .option("checkpointLocation", tempfile.mkdtemp()).start())
+while sum(p["numInputRows"] for p in query.recentProgress) < {rows}:
+    query.awaitTermination(0.2)
+query.stop()
+spark.stop()
+'''
+
 
 def run(command, env=None, timeout=None) -> float:
     """Seconds a whole process takes; its output is shown when it fails. A process past its
@@ -143,22 +180,24 @@ def main() -> None:
     parser.add_argument("--pyflink-python", default="/tmp/flinkvenv/bin/python")
     parser.add_argument("--pyflink-timeout", type=float, default=600,
                         help="seconds before a PyFlink run is stopped (reported as > T)")
-    parser.add_argument("--only", choices=["batch", "changelog"], default=None)
+    parser.add_argument("--unbounded-rows", type=int, default=200_000)
+    parser.add_argument("--rate", type=int, default=50_000,
+                        help="rows per second of the endless datagen / rate source")
+    parser.add_argument("--only", choices=["batch", "changelog", "unbounded"], default=None)
     args = parser.parse_args()
     python = sys.executable
     flink = args.pyflink_python if os.path.exists(args.pyflink_python) else None
     directory = tempfile.mkdtemp(prefix="pystream-bench-")
 
     def program(name, template, rows, pyflink=False):
-        text = template.format(rows=rows, keys=KEYS)
+        text = template.format(rows=rows, keys=KEYS, keys_less_one=KEYS - 1, rate=args.rate)
         if pyflink:
             text = text.replace("from pystream.", "from pyflink.")
         return write(directory, name, text)
 
-    if args.only != "changelog":
-        batch(args, python, flink, program)
-    if args.only != "batch":
-        changelog(args, python, flink, program)
+    for name, job in (("batch", batch), ("changelog", changelog), ("unbounded", unbounded)):
+        if args.only in (None, name):
+            job(args, python, flink, program)
 
 
 def _flink_seconds(seconds: float, timeout: float) -> str:
@@ -195,6 +234,18 @@ def changelog(args, python, flink, program) -> None:
                       pyflink_env(flink), args.pyflink_timeout)
         print("  PyFlink 2.3        %7.1f s   %9.0f records/s (%d rows)   pystream is %.0fx "
               "PyFlink's records/s" % (pyflink, m / pyflink, m, (n / ours) / (m / pyflink)))
+
+
+def unbounded(args, python, flink, program) -> None:
+    n = args.unbounded_rows
+    print("STREAMING group-by over an endless datagen (%d rows/s), per-record changelog "
+          "collected until %d records" % (args.rate, n))
+    ours = best([str(PYSTREAM), "run", "-py", program("unbounded.py", UNBOUNDED_JOB, n)],
+                args.repeat)
+    spark = best([python, program("unbounded_spark.py", UNBOUNDED_PYSPARK, n)], args.repeat)
+    print("  pystream run -py   %7.1f s   %9.0f records/s" % (ours, n / ours))
+    print("  Spark update mode  %7.1f s   %9.0f records/s   pystream / Spark = %.2fx"
+          % (spark, n / spark, ours / spark))
 
 
 if __name__ == "__main__":
