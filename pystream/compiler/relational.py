@@ -144,6 +144,11 @@ def _with_watermark(df: DataFrame, column: str, expr: ex.Expr) -> DataFrame:
     return df.withWatermark(column, "%d milliseconds" % delay)
 
 
+def _watermarked(df: DataFrame, column: str) -> bool:
+    field = next((f for f in df.schema.fields if f.name == column), None)
+    return field is not None and "spark.watermarkDelayMs" in (field.metadata or {})
+
+
 def _not_on_unbounded(ctx: Context, what: str) -> None:
     if ctx.unbounded:
         raise UnsupportedFeatureError(
@@ -153,14 +158,21 @@ def _not_on_unbounded(ctx: Context, what: str) -> None:
 
 def _stream_scan(node: ops.StreamScan, ctx: Context) -> Frame:
     """A bounded DataStream's records, compiled by the DataStream compiler (BATCH)."""
-    from pystream import graph
     from pystream.compiler import compile_stream
 
     stream = node.stream
-    if not all(n.bounded for n in graph.walk([stream._node]) if isinstance(n, graph.Source)):
+    if ctx.unbounded and not stream_is_bounded(node):  # in the job's own DataStream compiler
+        from pystream.runtime.layout import Layout
+        from pystream.runtime.records import column_names
+
+        flow = ctx.compiler.flow(_values_node(stream))
+        flow = ctx.compiler.materialize(flow, Layout(flow.type_info))
+        columns = [quoted(c).cast(f.data_type.spark_type()).alias(f.name)
+                   for c, f in zip(column_names(flow.type_info), node.schema)]
+        return Frame(flow.df.select(*columns))
+    if not stream_is_bounded(node):
         raise UnsupportedFeatureError(
-            "from_data_stream of an unbounded DataStream (a Table query reads unbounded "
-            "connector tables: kafka, datagen without 'number-of-rows')")
+            "from_data_stream of an unbounded DataStream in a BATCH table environment")
     compiled = compile_stream(stream, batch=True)
     columns = [quoted(c).cast(f.data_type.spark_type()).alias(f.name)
                for c, f in zip(compiled.columns, node.schema)]
@@ -168,6 +180,18 @@ def _stream_scan(node: ops.StreamScan, ctx: Context) -> Frame:
     if ctx.changelog:
         df = df.withColumn(SEQ, F.monotonically_increasing_id())
     return Frame(df)
+
+
+def _values_node(stream):
+    return stream._values_node() if hasattr(stream, "_values_node") else stream._node
+
+
+def stream_is_bounded(node: ops.StreamScan) -> bool:
+    """Whether every source of the DataStream behind ``node`` ends."""
+    from pystream import graph
+
+    return all(n.bounded for n in graph.walk([node.stream._node])
+               if isinstance(n, graph.Source))
 
 
 # -- operators -------------------------------------------------------------------------------
@@ -427,6 +451,9 @@ def _window_aggregate(node: ops.WindowAggregate, ctx: Context) -> Frame:
     key_fields = node.schema.fields[:len(node.keys)]
     keys = [to_column(k, schema).alias(f.name) for k, f in zip(node.keys, key_fields)]
     aggs = _aggregate_columns(node.aggregates, schema)
+    if ctx.unbounded and not _watermarked(frame.df, w.time_field):
+        # a rowtime without a watermark Spark knows (a DataStream's): no delay
+        frame = replace(frame, df=frame.df.withWatermark(w.time_field, "0 milliseconds"))
     if ctx.changelog:
         aggs.append((F.max(SEQ).alias(SEQ), SEQ, False))
     if frame.updating:

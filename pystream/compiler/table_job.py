@@ -82,8 +82,12 @@ class TableJob:
 
     def is_unbounded(self, rel: ops.Rel) -> bool:
         """A STREAMING query reading an unbounded table: it runs as a streaming job."""
-        return self.streaming and any(isinstance(n, ops.ConnectorScan) and not n.bounded
-                                      for n in ops.walk(rel))
+        from pystream.compiler.relational import stream_is_bounded
+
+        return self.streaming and any(
+            (isinstance(n, ops.ConnectorScan) and not n.bounded)
+            or (isinstance(n, ops.StreamScan) and not stream_is_bounded(n))
+            for n in ops.walk(rel))
 
     def frame(self, rel: ops.Rel, subtasks: bool = False, compiler=None):
         """The Spark DataFrame of ``rel``'s rows in order, with ``__op`` when updating (and,

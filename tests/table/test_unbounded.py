@@ -133,3 +133,32 @@ def test_what_does_not_run_on_unbounded_tables_is_named(t_env, query, construct)
 def test_explain_of_an_unbounded_query_shows_the_streaming_plan(t_env):
     plan = t_env.sql_query("SELECT user_id, COUNT(*) FROM clicks GROUP BY user_id").explain()
     assert "TransformWithState" in plan
+
+
+def test_an_unbounded_data_stream_as_a_table_in_streaming_jobs():
+    from pystream.common import Types, WatermarkStrategy
+    from pystream.datastream import StreamExecutionEnvironment
+    from pystream.datastream.connectors import DataGeneratorSource
+    from pystream.table import Schema, StreamTableEnvironment
+
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(1)
+    t_env = StreamTableEnvironment.create(env)
+    ds = env.from_source(DataGeneratorSource(lambda i: (i % 2, i), rows_per_second=40),
+                         WatermarkStrategy.no_watermarks(), "gen",
+                         Types.ROW_NAMED(["k", "i"], [Types.INT(), Types.LONG()]))
+    table = t_env.from_data_stream(ds, Schema.new_builder()
+                                   .column_by_expression("ts", "TO_TIMESTAMP_LTZ(i * 100, 3)")
+                                   .watermark("ts", "ts - INTERVAL '0.1' SECOND").build())
+    t_env.create_temporary_view("gen", table)
+    counts = _take(t_env.execute_sql("SELECT k, COUNT(*) AS n FROM gen GROUP BY k"), 5)
+    first = [(str(r.get_row_kind()), tuple(r)) for r in counts][:3]
+    assert first == [("+I", (0, 1)), ("-U", (0, 1)), ("+U", (0, 2))] or \
+        first == [("+I", (1, 1)), ("-U", (1, 1)), ("+U", (1, 2))] or \
+        [c[0] for c in first] == ["+I", "+I", "-U"]
+    windows = _take(t_env.execute_sql("""
+        SELECT window_start, COUNT(*) AS n FROM TABLE(
+            TUMBLE(TABLE gen, DESCRIPTOR(ts), INTERVAL '1' SECOND))
+        GROUP BY window_start, window_end"""), 2)
+    assert [r[1] for r in windows] == [10, 10]
+    assert _no_query_left()
