@@ -446,6 +446,10 @@ def _window_aggregate(node: ops.WindowAggregate, ctx: Context) -> Frame:
         window = F.window(ts, millis % w.size, millis % w.slide)
     elif w.kind == "session":
         window = F.session_window(ts, millis % w.gap)
+    elif w.kind == "cumulate":
+        if ctx.unbounded:
+            _not_on_unbounded(ctx, "a CUMULATE window")
+        frame, window = _cumulate(frame, ts, w.size, w.slide)
     else:
         raise UnsupportedFeatureError("%s windows" % w.kind)
     key_fields = node.schema.fields[:len(node.keys)]
@@ -473,8 +477,25 @@ def _window_aggregate(node: ops.WindowAggregate, ctx: Context) -> Frame:
     if ctx.unbounded:  # Spark emits a window once the watermark passes its end
         return Frame(grouped.select(*columns))
     # BATCH: Flink aggregates windows sort-based, so results come by key, then by window
-    ordered = grouped.orderBy(*[quoted(f.name) for f in key_fields], F.col("__w.start"))
-    return Frame(ordered.select(*columns))
+    # (cumulating windows: by their common start, then key, then end)
+    key_order = [quoted(f.name) for f in key_fields]
+    order = [F.col("__w.start"), *key_order, F.col("__w.end")] if w.kind == "cumulate" \
+        else [*key_order, F.col("__w.start")]
+    return Frame(grouped.orderBy(*order).select(*columns))
+
+
+def _cumulate(frame: Frame, ts: Column, size: int, step: int):
+    """CUMULATE windows: each row belongs to the windows of its ``size``-long period (aligned
+    to the epoch) that end after it, every ``step``. The frame gets a row per window; the
+    window is the struct (start, end) that ``F.window`` gives."""
+    t = F.unix_millis(ts.cast("timestamp"))
+    start = t - F.pmod(t, F.lit(size))
+    first_end = start + (F.floor((t - start) / step) + 1) * step
+    df = frame.df.withColumn("__wstart", start).withColumn(
+        "__wend", F.explode(F.sequence(first_end, start + size, F.lit(step))))
+    window = F.struct(F.timestamp_millis(F.col("__wstart")).alias("start"),
+                      F.timestamp_millis(F.col("__wend")).alias("end"))
+    return replace(frame, df=df), window
 
 
 def _over(node: ops.Over, ctx: Context) -> Frame:

@@ -160,7 +160,8 @@ def _from(t_env, node: exp.Expression, ctes) -> Scope:
 
 TVF_COLUMNS = {"window_start": "window_start", "window_end": "window_end",
                "window_time": "window_rowtime"}
-TVF_KINDS = {"TUMBLE": "tumble", "HOP": "slide", "SESSION": "session"}
+TVF_KINDS = {"TUMBLE": "tumble", "HOP": "slide", "SESSION": "session",
+             "CUMULATE": "cumulate"}
 TVF_ALIAS = "$tvf"
 
 
@@ -170,8 +171,8 @@ def _window_tvf(t_env, node: WindowTVF, ctes) -> Scope:
     window_end aggregates per window (one final row per window, as Flink emits them)."""
     kind = TVF_KINDS.get(node.name)
     if kind is None:
-        raise UnsupportedFeatureError("the window table function %s (TUMBLE, HOP and SESSION "
-                                      "are built)" % node.name)
+        raise UnsupportedFeatureError("the window table function %s (TUMBLE, HOP, CUMULATE "
+                                      "and SESSION are built)" % node.name)
     if node.args.get("partition_by"):
         raise UnsupportedFeatureError("SESSION windows with PARTITION BY in a window TVF")
     scope = _from(t_env, node.args["table"], ctes)
@@ -179,12 +180,14 @@ def _window_tvf(t_env, node: WindowTVF, ctes) -> Scope:
     time_field = scope.resolve(column.table or None, column.name)
     millis = [int(_interval(i).value / datetime.timedelta(milliseconds=1))
               for i in node.args["intervals"]]
-    if len(millis) != (2 if kind == "slide" else 1):
-        raise ValidationException("%s takes %s." % (node.name, "a slide and a size" if
-                                                     kind == "slide" else "one interval"))
+    two = {"slide": "a slide and a size", "cumulate": "a step and a max size"}
+    if len(millis) != (2 if kind in two else 1):
+        raise ValidationException("%s takes %s." % (node.name, two.get(kind, "one interval")))
     if kind == "tumble":
         sizes = {"size": millis[0]}
-    elif kind == "slide":
+    elif kind in two:
+        if kind == "cumulate" and millis[1] % millis[0]:
+            raise ValidationException("CUMULATE's max size must be a multiple of its step.")
         sizes = {"slide": millis[0], "size": millis[1]}
     else:
         sizes = {"gap": millis[0]}

@@ -27,7 +27,7 @@ t_env.execute_sql("CREATE TEMPORARY VIEW lines AS SELECT * FROM (VALUES (1, 'to 
 t_env.execute_sql("SELECT id, shout(line) AS loud FROM lines ORDER BY id").print()
 t_env.execute_sql("SELECT id, word, n FROM lines, LATERAL TABLE(words_of(line)) AS T(word, n) "
                   "ORDER BY id, word").print()
-t_env.execute_sql("SELECT id, word FROM lines LEFT JOIN LATERAL TABLE(words_of(line)) AS T(word, n)"
-                  " ON TRUE ORDER BY id, word").print()
-t_env.execute_sql("SELECT id, longest(n) AS m FROM lines, LATERAL TABLE(words_of(line)) AS T(word, n) "
-                  "GROUP BY id ORDER BY id").print()
+t_env.execute_sql("SELECT id, word FROM lines LEFT JOIN LATERAL TABLE(words_of(line)) "
+                  "AS T(word, n) ON TRUE ORDER BY id, word").print()
+t_env.execute_sql("SELECT id, longest(n) AS m FROM lines, "
+                  "LATERAL TABLE(words_of(line)) AS T(word, n) GROUP BY id ORDER BY id").print()
