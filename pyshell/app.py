@@ -15,6 +15,8 @@ from pyshell.errors import StartupError
 from pyshell.extension import MAGICS, load
 
 PROFILE = "pystream"
+SQL_BANNER = ("pystream-shell: Flink SQL on Spark. Statements end with ';' (they may span "
+              "lines); %magics work; QUIT; leaves.")
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -74,11 +76,15 @@ def run_ipython(options: launcher.ShellOptions) -> int:
     app = TerminalIPythonApp.instance(config=config)
     app.initialize([])
     load(app.shell, warm_up=options.code is None)  # a one-shot -c needs no warm-up
+    if options.sql:
+        from pyshell.sql_mode import use_sql_mode
+
+        use_sql_mode(app.shell)
     if options.init_file:
         app.shell.safe_execfile(options.init_file, app.shell.user_ns)
     if options.code is not None:
         return 0 if app.shell.run_cell(options.code, store_history=False).success else 1
     if options.banner:
-        print(banner_text(options))
+        print(SQL_BANNER if options.sql else banner_text(options))
     app.start()
     return 0

@@ -36,6 +36,7 @@ class ShellOptions:
     banner: bool = True
     config_file: Optional[str] = None
     show_version: bool = False
+    sql: bool = False  # a Flink SQL prompt (--sql)
 
 
 def argument_parser() -> argparse.ArgumentParser:
@@ -62,6 +63,8 @@ def argument_parser() -> argparse.ArgumentParser:
     parser.add_argument("-c", dest="code", metavar="CODE",
                         help="run CODE (magics allowed) and exit")
     parser.add_argument("--config", metavar="FILE", help="an INI config file ([shell], [conf])")
+    parser.add_argument("--sql", action="store_true",
+                        help="a Flink SQL prompt: statements end with ';', QUIT; leaves")
     parser.add_argument("--no-banner", action="store_true", help="do not print the banner")
     parser.add_argument("--version", action="store_true", help="print versions and exit")
     return parser
@@ -192,7 +195,7 @@ def parse_options(argv: Sequence[str], environ: Mapping[str, str] = os.environ
         packages=values.get("packages", []))
     return ShellOptions(settings=settings, init_file=values.get("init_file"),
                         code=values.get("code"), banner=values.get("banner", True),
-                        config_file=path, show_version=args.version)
+                        config_file=path, show_version=args.version, sql=args.sql)
 
 
 # ---------------------------------------------------------------------------------------------

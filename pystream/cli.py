@@ -182,11 +182,12 @@ def _print_program_error(error: BaseException) -> None:
 
 
 USAGE = """usage: pystream run [options] (-py FILE | -pym MODULE) [program args...]
-       pystream sql [options] -f FILE.sql
+       pystream sql [options] [-f FILE.sql]
 
 Commands:
   run    run a pystream program (pystream run --help for its options)
-  sql    run a Flink SQL script, like Flink's sql-client.sh -f (pystream sql --help)
+  sql    run a Flink SQL script, like Flink's sql-client.sh -f; without -f, a Flink SQL
+         prompt (pystream-shell --sql)
 """
 
 
@@ -196,7 +197,8 @@ def sql_parser() -> argparse.ArgumentParser:
         prog="pystream sql", allow_abbrev=False,
         description="Run a Flink SQL script (statements separated by ';') on Spark, printing "
                     "each statement's result as Flink's SQL client does in tableau mode.")
-    p.add_argument("-f", "--file", required=True, metavar="FILE.sql", help="the script")
+    p.add_argument("-f", "--file", metavar="FILE.sql",
+                   help="the script (none: a Flink SQL prompt, pystream-shell --sql)")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--master", "-m", metavar="URL",
                        help="Spark master: local[N] (default local[*]) or spark://host:port")
@@ -214,6 +216,8 @@ def run_sql(argv: Sequence[str]) -> int:
     prints its error (with the line and a caret for SQL that does not parse) and exits 1."""
     p = sql_parser()
     options = p.parse_args(list(argv))
+    if options.file is None:
+        return _sql_prompt(options)
     if not os.path.isfile(options.file):
         p.error("no such SQL script: %s" % options.file)
     from dataclasses import replace
@@ -247,6 +251,19 @@ def run_sql(argv: Sequence[str]) -> int:
         return 130
     finally:
         session.stop_session()
+
+
+def _sql_prompt(options) -> int:
+    """``pystream sql`` without a script: the shell's Flink SQL prompt."""
+    from pyshell.app import main as shell
+
+    where = ["--master", options.master] if options.master else \
+        ["--remote", options.remote] if options.remote else []
+    conf = [a for kv in options.conf for a in ("--conf", kv)]
+    if options.batch:
+        print("pystream: the SQL prompt runs in STREAMING mode; SET "
+              "'execution.runtime-mode' = 'batch' is not built for it", file=sys.stderr)
+    return shell(["--sql", *where, *conf])
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
