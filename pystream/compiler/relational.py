@@ -141,6 +141,9 @@ def _with_watermark(df: DataFrame, column: str, expr: ex.Expr) -> DataFrame:
         raise UnsupportedFeatureError(
             "the watermark expression of '%s' over an unbounded source (only '%s' or '%s - "
             "INTERVAL ...' translate to Spark's watermark)" % (column, column, column))
+    if isinstance(df.schema[column].dataType, st.TimestampNTZType):
+        # Spark's event time is a TIMESTAMP (LTZ): through the session time zone and back
+        df = df.withColumn(column, quoted(column).cast("timestamp"))
     return df.withWatermark(column, "%d milliseconds" % delay)
 
 
@@ -457,7 +460,8 @@ def _window_aggregate(node: ops.WindowAggregate, ctx: Context) -> Frame:
     aggs = _aggregate_columns(node.aggregates, schema)
     if ctx.unbounded and not _watermarked(frame.df, w.time_field):
         # a rowtime without a watermark Spark knows (a DataStream's): no delay
-        frame = replace(frame, df=frame.df.withWatermark(w.time_field, "0 milliseconds"))
+        frame = replace(frame, df=_with_watermark(frame.df, w.time_field,
+                                                  ex.Column(w.time_field)))
     if ctx.changelog:
         aggs.append((F.max(SEQ).alias(SEQ), SEQ, False))
     if frame.updating:

@@ -123,7 +123,8 @@ def _read_filesystem(node: ops.ConnectorScan, spark, streaming: bool) -> DataFra
                                   node.name)
     fmt = options.get("format")
     physical = Schema(tuple(f for f in node.physical if f.name not in node.partition_keys))
-    reader = spark.read.schema(_spark_schema(physical))
+    monitored = streaming and not node.bounded  # 'source.monitor-interval': new files too
+    reader = (spark.readStream if monitored else spark.read).schema(_spark_schema(physical))
     lenient = options.get("%s.ignore-parse-errors" % fmt, "false") == "true"
     mode = "DROPMALFORMED" if lenient else "FAILFAST"
     if fmt == "csv":
@@ -136,7 +137,8 @@ def _read_filesystem(node: ops.ConnectorScan, spark, streaming: bool) -> DataFra
         df = reader.options(mode=mode, timestampFormat="yyyy-MM-dd HH:mm:ss[.SSSSSSSSS]") \
             .json(path)
     elif fmt == "raw":
-        df = spark.read.text(path).withColumnRenamed("value", node.physical.names[0])
+        df = (spark.readStream if monitored else spark.read).text(path) \
+            .withColumnRenamed("value", node.physical.names[0])
     elif fmt in ("parquet", "orc", "avro"):
         df = reader.format(fmt).load(path)
     else:

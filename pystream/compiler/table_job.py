@@ -6,6 +6,8 @@ lines. Rows reach Python as Flink's values with their row kinds.
 """
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import itertools
 import logging
 import os
@@ -20,6 +22,7 @@ from pystream.compiler import table_connectors
 from pystream.compiler.expressions import quoted
 from pystream.compiler.relational import OP, SEQ, SUB, Context, Frame, translate
 from pystream.relational import operations as ops
+from pystream.relational.explain import explain
 from pystream.relational.schema import Schema
 from pystream.session import get_session
 from pystream.table.catalog import CatalogTable
@@ -139,17 +142,35 @@ class TableJob:
 
         env = self.stream_env or StreamExecutionEnvironment.get_execution_environment()
         settings = env._job_settings(self.config.get("pipeline.name") or name)
-        from dataclasses import replace as _replace
-
-        settings = _replace(settings, batch=False, parallelism=self.parallelism)
+        settings = dataclasses.replace(settings, batch=False, parallelism=self.parallelism,
+                                       **self._checkpointing())
         type_info = Types.ROW_NAMED(list(rel.schema.names),
                                     [t.to_type_info() for t in rel.schema.types])
         source = graph.Source(meta=graph.Meta(name="Source: Table"), output_type=type_info,
                               source=TableSource(self, rel, bounded=False), bounded=False)
-        node = graph.Sink(meta=graph.Meta(name=name), output_type=type_info, input=source,
-                          sink=sink)
+        # the checkpoint of a kept job lives under <dir>/<job name>/<uid>: the same statement
+        # started again finds it
+        uid = "table-%s" % hashlib.sha1(explain(rel).encode()).hexdigest()[:12]
+        node = graph.Sink(meta=graph.Meta(name=name, uid=uid), output_type=type_info,
+                          input=source, sink=sink)
         env._apply_python_settings()
         return Job(get_session(), settings, [node])
+
+    def _checkpointing(self) -> dict:
+        """JobSettings from Flink's checkpoint options in the TableConfig (``SET`` in SQL):
+        ``execution.checkpointing.interval`` and ``execution.checkpointing.dir`` (or
+        ``state.checkpoints.dir``)."""
+        from pystream.datastream.checkpoint_config import duration_millis
+
+        changes = {}
+        interval = self.config.get("execution.checkpointing.interval")
+        if interval:
+            changes["checkpoint_interval_ms"] = duration_millis(str(interval))
+        directory = self.config.get("execution.checkpointing.dir") or \
+            self.config.get("state.checkpoints.dir")
+        if directory:
+            changes["checkpoint_dir"] = str(directory)
+        return changes
 
     def _unbounded_result(self, rel: ops.Rel) -> TableResult:
         from pystream.datastream.connectors.table import TableCollectSink

@@ -121,6 +121,9 @@ def _filesystem(sink: TableConnectorSink, df, schema, updating, job, compiler):
             writer = writer.partitionBy(*sink.partition_keys)
         if fmt == "csv":
             writer = writer.option("sep", sink.options.get("csv.field-delimiter", ","))
+        if fmt in ("csv", "json"):  # as the BATCH writer and Flink's formats write them
+            writer = writer.option("timestampFormat", "yyyy-MM-dd HH:mm:ss.SSS") \
+                .option("timestampNTZFormat", "yyyy-MM-dd HH:mm:ss.SSS")
         return RunningQuery(writer.trigger(**trigger).option("checkpointLocation", checkpoint)
                             .outputMode("append").start())
     return start
