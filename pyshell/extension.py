@@ -31,8 +31,19 @@ def load(ipython, warm_up: bool = True) -> background.SparkStarter:
     watch = background.CellWatch(starter)
     ipython.events.register("pre_run_cell", watch.pre_run_cell)
     ipython.events.register("post_run_cell", watch.post_run_cell)
+    ipython.set_hook("complete_command", _sql_line_completions(ipython), str_key="%sql")
     atexit.register(background.shutdown)
     return starter
+
+
+def _sql_line_completions(ipython):
+    """IPython's completer hook for ``%sql`` lines: SQL keywords and t_env's names."""
+    from pyshell.sql_complete import complete_sql, sql_words
+
+    def complete(_self, event):
+        return complete_sql(event.text_until_cursor,
+                            sql_words(ipython.user_ns.get("t_env")))
+    return complete
 
 
 def _replace_stand_in(ipython, stand_in, spark) -> None:

@@ -57,3 +57,25 @@ def use_sql_mode(shell) -> None:
         return ("complete", None) if is_complete(cell) else ("incomplete", 0)
 
     manager.check_complete = check_complete
+    shell.Completer.custom_matchers.append(_sql_matcher(shell))
+    _highlight_sql(shell)
+
+
+def _sql_matcher(shell):
+    """Completions of SQL words at the prompt (each line is SQL)."""
+    from pyshell.sql_complete import complete_sql, sql_words
+
+    def matcher(text: str):
+        return complete_sql(text, sql_words(shell.user_ns.get("t_env")))
+    return matcher
+
+
+def _highlight_sql(shell) -> None:
+    """The prompt's input coloured by pygments' SQL lexer (a terminal shell only)."""
+    app = getattr(shell, "pt_app", None)
+    if app is None:
+        return
+    from prompt_toolkit.lexers import PygmentsLexer
+    from pygments.lexers.sql import SqlLexer
+
+    app.lexer = PygmentsLexer(SqlLexer)

@@ -98,6 +98,18 @@ def test_sql_table_mode_shows_the_rows_a_changelog_leaves(ip, capsys):
     ip.run_line_magic("sql", "DROP TEMPORARY TABLE pulses")
 
 
+def test_sql_lines_complete_keywords_tables_and_columns(ip):
+    ip.user_ns["t_env"].execute_sql("CREATE TEMPORARY VIEW orders_view AS SELECT 1 AS "
+                                    "amount_paid")
+    def completions(line: str) -> list:
+        return ip.complete("", line, len(line))[1]
+
+    assert completions("%sql SEL") == ["SELECT"]
+    assert "orders_view" in completions("%sql SELECT * FROM orders_v")
+    assert "amount_paid" in completions("%sql SELECT amount_p")
+    ip.user_ns["t_env"].execute_sql("DROP TEMPORARY VIEW orders_view")
+
+
 def test_sql_runs_statements_and_shows_their_results(ip, capsys):
     ip.run_cell_magic("sql", "--batch", "CREATE TEMPORARY VIEW fruit AS SELECT * FROM "
                       "(VALUES (1, 'apple'), (2, 'pear')) AS T(id, name);\n"
