@@ -5,8 +5,11 @@
 Prints: time to the first prompt (pystream-shell, and the ``pyspark`` shell, which starts its
 session before its prompt), time until the session is ready and warmed up, and
 ``%preview -n 10`` of an unbounded source (the teaching example: a generator at 20 rows/s)
-next to the same preview written by hand in PySpark (rate source -> memory sink, polled).
-Targets: prompt <= 1 s; a preview of 10 rows <= 3 s once the session is up.
+next to the same preview written by hand in PySpark (rate source -> memory sink, polled),
+and ``%sql`` over an endless datagen table (the first 10 rows of a SELECT, the first changes
+of a GROUP BY; typed line to next prompt).
+Targets: prompt <= 1 s; a preview of 10 rows (and the first %sql rows) <= 3 s once the
+session is up.
 """
 from __future__ import annotations
 
@@ -27,6 +30,11 @@ GENERATOR = ("ds = env.from_source(DataGeneratorSource(lambda i: (i % 3, i), row
              "Types.LONG()]))")
 FOOTER = re.compile(r"stopped: 10 rows reached · (\d+\.\d+) s")
 KEYED = "ds.key_by(lambda t: t[0]).reduce(lambda a, b: (a[0], a[1] + b[1]))"
+CLICKS = ("%sql CREATE TEMPORARY TABLE clicks (user_id INT) WITH ('connector' = 'datagen', "
+          "'rows-per-second' = '20', 'fields.user_id.min' = '1', 'fields.user_id.max' = '3')")
+SQL_QUERIES = (("sql select", "%sql -n 10 SELECT user_id FROM clicks"),
+               ("sql changelog", "%sql -n 4 SELECT user_id, COUNT(*) FROM clicks "
+                                 "GROUP BY user_id"))
 
 # the same preview by hand in PySpark: a rate source into a memory sink, polled for 10 rows
 PYSPARK_PREVIEW = """
@@ -66,6 +74,15 @@ def shell_figures(master: str, work: str, previews: int) -> dict:
                 if not footer:
                     raise RuntimeError("unexpected preview output:\n" + out)
                 figures[name].append(float(footer.group(1)))
+        shell.run(CLICKS)
+        for name, line in SQL_QUERIES:
+            figures[name] = []
+            for _ in range(previews):
+                started = time.monotonic()
+                out = shell.run(line)
+                if "rows in set" not in out:
+                    raise RuntimeError("unexpected %%sql output:\n" + out)
+                figures[name].append(time.monotonic() - started)
         shell.exit()
         return figures
     finally:
@@ -132,6 +149,8 @@ def main(argv=None) -> None:
         ("  same, typed line to next prompt", seconds(shell["preview wall"]), "-"),
         ("preview 10 rows, keyed rolling reduce", seconds(shell["keyed"]), "-"),
         ("  same, typed line to next prompt", seconds(shell["keyed wall"]), "-"),
+        ("%sql -n 10 SELECT, endless datagen", seconds(shell["sql select"]), "-"),
+        ("%sql -n 4 GROUP BY changelog", seconds(shell["sql changelog"]), "-"),
     ]
     print("pystream-shell benchmark · master %s · %d cores · load average %.1f"
           % (args.master, os.cpu_count() or 0, load))
