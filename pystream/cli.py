@@ -242,7 +242,7 @@ def run_sql(argv: Sequence[str]) -> int:
             script = f.read()
         for statement in iter_statements(script):
             execute_parsed(t_env, statement).print()
-        return 0
+        return _wait_for_streaming_jobs()
     except PystreamError as e:
         print("pystream: %s: %s" % (type(e).__name__, e), file=sys.stderr)
         return 1
@@ -251,6 +251,30 @@ def run_sql(argv: Sequence[str]) -> int:
         return 130
     finally:
         session.stop_session()
+
+
+def _wait_for_streaming_jobs() -> int:
+    """After a script: its streaming INSERTs run until they end (unbounded ones until
+    Ctrl-C, which cancels them), as jobs a SQL client submitted keep running."""
+    from pystream.compiler.job import unfinished_jobs
+
+    running = unfinished_jobs()
+    if not running:
+        return 0
+    print("pystream: %d streaming job(s) running; Ctrl-C stops them" % len(running),
+          file=sys.stderr, flush=True)
+    try:
+        for job in running:
+            job.future.result()
+    except KeyboardInterrupt:
+        for job in running:
+            job.cancel()
+        print("pystream: interrupted; the jobs are stopped", file=sys.stderr)
+        return 130
+    except PystreamError as e:
+        print("pystream: %s: %s" % (type(e).__name__, e), file=sys.stderr)
+        return 1
+    return 0
 
 
 def _sql_prompt(options) -> int:

@@ -38,6 +38,11 @@ def active_jobs() -> List["Job"]:
     return [job for job in list(_active) if job.status() is JobStatus.RUNNING]
 
 
+def unfinished_jobs() -> List["Job"]:
+    """The jobs of this process that were started and have not ended."""
+    return [job for job in list(_active) if not job.future.done()]
+
+
 def _activate(spark) -> None:
     """Make ``spark`` the active session of this thread: a classic session's SQL settings
     apply per JVM thread, and a job may run in a thread of its own."""
@@ -85,6 +90,7 @@ class Job:
 
     def start(self) -> "Job":
         """Run in a background thread; the result arrives in ``future``."""
+        _active.add(self)  # known from now on (``unfinished_jobs``), not only once it runs
         def target():
             try:
                 self.run()

@@ -21,7 +21,7 @@ from pystream.table.schema import Schema as DeclaredSchema
 from pystream.table.table import Table
 from pystream.table.table_config import TableConfig
 from pystream.table.table_descriptor import TableDescriptor
-from pystream.table.table_result import TableResult
+from pystream.table.table_result import JobClients, TableResult
 from pystream.table.types import (
     DataType,
     DataTypes,
@@ -486,7 +486,12 @@ class StatementSet:
         self._inserts = []
         names = [n for r in results for n in r.get_table_schema().get_field_names()]
         values = tuple(v for r in results for row in r.collect() for v in row)
-        return TableResult.of_rows(names, [DataTypes.BIGINT().not_null()] * len(names), [values])
+        result = TableResult.of_rows(names, [DataTypes.BIGINT().not_null()] * len(names),
+                                     [values])
+        clients = [r.get_job_client() for r in results if r.get_job_client() is not None]
+        if clients:  # streaming INSERTs: wait() waits for all of them
+            result._job_client = JobClients(clients)
+        return result
 
 
 # -- helpers ---------------------------------------------------------------------------------

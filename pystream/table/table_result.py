@@ -8,7 +8,7 @@ from pystream.table.formatting import TableauWriter, tableau_lines
 from pystream.table.result_kind import ResultKind
 from pystream.table.table_schema import TableSchema
 
-__all__ = ["TableResult", "CloseableIterator"]
+__all__ = ["TableResult", "CloseableIterator", "JobClients"]
 
 
 class CloseableIterator:
@@ -120,6 +120,32 @@ class TableResult:
         finally:
             for line in writer.footer():
                 print(line, flush=True)
+
+
+class JobClients:
+    """The job client of a statement set's streaming INSERTs: ``wait`` waits for all of them,
+    ``cancel`` cancels all of them."""
+
+    def __init__(self, clients: list):
+        self.clients = clients
+
+    def get_job_id(self):
+        return self.clients[0].get_job_id()
+
+    def get_job_status(self):
+        return self.clients[0].get_job_status()
+
+    def cancel(self) -> None:
+        for client in self.clients:
+            client.cancel()
+
+    def wait(self, timeout_ms: Optional[int] = None) -> None:
+        try:
+            for client in self.clients:
+                client.wait(timeout_ms)
+        except KeyboardInterrupt:
+            self.cancel()
+            raise
 
 
 def row_kind_of(op: int) -> RowKind:

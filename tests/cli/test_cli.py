@@ -103,3 +103,38 @@ SELEC oops;
     assert done.returncode == 1
     assert "SqlParserException: SQL parse failed." in done.stderr
     assert "line 9, column" in done.stderr and "SELEC oops" in done.stderr
+
+
+def test_a_sql_script_streaming_into_a_sink_runs_until_ctrl_c(tmp_path):
+    """An unbounded INSERT keeps running after the script's last statement (as a job a SQL
+    client submitted does); Ctrl-C stops it and ``pystream sql`` exits 130."""
+    import os
+    import re
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import pystream
+
+    write(tmp_path / "job.sql", """
+CREATE TABLE ticks (n INT) WITH ('connector' = 'datagen', 'rows-per-second' = '20',
+  'fields.n.min' = '1', 'fields.n.max' = '9');
+CREATE TABLE out (n INT) WITH ('connector' = 'print', 'print-identifier' = 'tick');
+INSERT INTO out SELECT n FROM ticks;
+""")
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(pystream.__file__)))
+    job = subprocess.Popen([sys.executable, "-m", "pystream", "sql", "--master", "local[1]",
+                            "-f", "job.sql"], env=dict(os.environ, PYTHONPATH=repo),
+                           cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    lines = []
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and len([x for x in lines if x.startswith("tick")]) < 3:
+        lines.append(job.stdout.readline())
+    job.send_signal(signal.SIGINT)
+    _, err = job.communicate(timeout=120)
+    assert lines[:2] == ["OK\n", "OK\n"]
+    assert len([x for x in lines if re.match(r"tick(:\d)?> \+I\[\d\]$", x)]) >= 3
+    assert "streaming job(s) running; Ctrl-C stops them" in err
+    assert job.returncode == 130
