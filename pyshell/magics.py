@@ -205,6 +205,9 @@ class PystreamMagics(Magics):
     @argument("--idle", type=float, default=5.0,
               help="stop after this many seconds without new rows (5; 0: never)")
     @argument("-o", "--output", action="store_true", help="return the PreviewResult")
+    @argument("--mode", choices=["changelog", "table"], default="changelog",
+              help="an updating Table: its changes with their op (changelog), or the rows "
+                   "they leave (table)")
     @_stream_argument
     @line_cell_magic
     def preview(self, line: str, cell: Optional[str] = None):
@@ -226,6 +229,8 @@ class PystreamMagics(Magics):
         self.starter.make_way()
         if isinstance(ds, Table):
             result = self._run(lambda cancel: preview_table(ds, limits, cancel))
+            if result is not None and args.mode == "table":
+                result = result.current_rows()
         else:
             result = self._run(lambda cancel: preview(ds, limits, cancel, note=_note))
         if result is None:

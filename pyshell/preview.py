@@ -19,7 +19,7 @@ import tempfile
 import threading
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator, List, Optional, Tuple, TypeVar
 
 from pyshell import render
@@ -87,6 +87,19 @@ class PreviewResult:
 
     def _repr_html_(self) -> str:
         return render.html_table(self.columns, self.rows) + "<p>%s</p>" % self.footer()
+
+    def current_rows(self) -> "PreviewResult":
+        """A Table's changelog preview (``op`` first) as the rows it leaves: ``+I``/``+U``
+        add a row, ``-U``/``-D`` remove an equal one (the SQL client's table mode)."""
+        if self.columns[:1] != ["op"]:
+            return self
+        current: list = []
+        for op, *values in self.rows:
+            if op in ("+I", "+U"):
+                current.append(values)
+            elif values in current:
+                current.remove(values)
+        return replace(self, columns=self.columns[1:], rows=current)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -45,6 +45,8 @@ def test_preview_of_tables_shows_rows_and_changelogs(ip):
                                                           "rows")
     assert changes.columns == ["op", "name", "n"]
     assert changes.rows == [["+I", "a", 1], ["+I", "b", 1], ["-U", "a", 1], ["+U", "a", 2]]
+    current = ip.run_line_magic("preview", "counts --mode table -o")
+    assert (current.columns, current.rows) == (["name", "n"], [["b", 1], ["a", 2]])
 
 
 def test_preview_of_an_unbounded_table_stops_its_query(ip):
