@@ -80,18 +80,14 @@ class TableEvaluator(ScalarEvaluator):
         return [self.result_type.spark_value(_as_row(r)) for r in rows]
 
 
-class UserAggregate:
+class UserAggregate(ScalarEvaluator):
     """A user-defined aggregate function over one group's values: ``create()`` an
     accumulator, ``add(acc, values)`` one row's arguments, ``value(acc)`` the result. A
     pandas one keeps the rows and calls the function on their Series."""
 
     def __init__(self, wrapper, arg_types: List[DataType], result_type: DataType):
-        self.function = wrapper.function
+        super().__init__(wrapper, arg_types, result_type)
         self.pandas = wrapper.func_type == "pandas"
-        self.label = wrapper.label
-        self.arg_types = arg_types
-        self.result_type = result_type
-        self._opened = False
 
     def _open(self) -> None:
         if isinstance(self.function, UserDefinedFunction):

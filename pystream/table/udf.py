@@ -128,6 +128,8 @@ def _defined_at() -> str:
 class UserDefinedScalarFunctionWrapper:
     """A scalar function ready for use: call it with expressions (``f(col('a'))``)."""
 
+    kind = "ScalarFunction"  # how errors name it
+
     def __init__(self, func: Union[Callable, ScalarFunction], input_types, result_type,
                  func_type: str = "general", deterministic: Optional[bool] = None,
                  name: Optional[str] = None):
@@ -162,7 +164,7 @@ class UserDefinedScalarFunctionWrapper:
     @property
     def label(self) -> str:
         """How errors name it: ``ScalarFunction 'add_one' (job.py:7)``."""
-        return "ScalarFunction '%s' (%s)" % (self._name, self._defined_at)
+        return "%s '%s' (%s)" % (self.kind, self._name, self._defined_at)
 
     @property
     def function(self) -> Union[Callable, ScalarFunction]:
@@ -221,12 +223,13 @@ class UserDefinedTableFunctionWrapper:
         return "<udtf %s -> %s>" % (self._name, self._result_type.summary_string())
 
 
-class UserDefinedAggregateFunctionWrapper:
+class UserDefinedAggregateFunctionWrapper(UserDefinedScalarFunctionWrapper):
     """An aggregate function ready for use in ``group_by(...).select(...)``, group windows and
     SQL: an ``AggregateFunction`` (accumulator per group), or with ``func_type='pandas'`` a
     function from the group's Series to one value."""
 
     is_aggregate_function = True
+    kind = "AggregateFunction"
 
     def __init__(self, func, input_types, result_type, accumulator_type=None,
                  func_type: str = "general", deterministic: Optional[bool] = None,
@@ -234,47 +237,14 @@ class UserDefinedAggregateFunctionWrapper:
         if isinstance(func, AggregateFunction):
             result_type = result_type or func.get_result_type()
             accumulator_type = accumulator_type or func.get_accumulator_type()
-        if result_type is None:
-            raise TypeError("Invalid returnType: returnType should be DataType or str but is "
-                            "None")
-        if func_type not in ("general", "pandas"):
-            raise ValueError("Unsupported func_type: %s." % func_type)
-        if func_type == "general" and not isinstance(func, AggregateFunction):
-            raise TypeError("Invalid function: not a function or callable (__call__ is not "
-                            "defined): %s (a general udaf is an AggregateFunction)" % (func,))
-        self._func = func
-        self._input_types = [_data_type(t) for t in input_types] if input_types else None
-        self._result_type = _data_type(result_type)
+        elif func_type == "general":
+            raise TypeError("Invalid function: %s (a general udaf is an AggregateFunction; a "
+                            "function of Series is func_type='pandas')" % (func,))
+        super().__init__(func, input_types, result_type, func_type, deterministic, name)
         self._accumulator_type = _data_type(accumulator_type)
-        self._func_type = func_type
-        self._deterministic = deterministic if deterministic is not None else (
-            func.is_deterministic() if isinstance(func, UserDefinedFunction) else True)
-        self._name = name or _function_name(func)
-        self._defined_at = _defined_at()
-
-    @property
-    def result_type(self) -> DataType:
-        return self._result_type
-
-    @property
-    def func_type(self) -> str:
-        return self._func_type
-
-    @property
-    def function(self):
-        return self._func
-
-    @property
-    def label(self) -> str:
-        return "%s (%s)" % (self._name, self._defined_at)
-
-    def __call__(self, *args):
-        from pystream.table.expressions import call
-
-        return call(self, *args)
 
     def __repr__(self) -> str:
-        return "UserDefinedAggregateFunctionWrapper(%s)" % self._name
+        return "<udaf %s -> %s>" % (self._name, self._result_type.summary_string())
 
 
 def _row_of(result_types) -> RowType:
