@@ -25,6 +25,15 @@ SEQ = "__seq"
 
 # -- datagen ---------------------------------------------------------------------------------
 
+
+def required_option(options: Dict[str, str], key: str, table: str) -> str:
+    """The value of the option ``key`` of ``table``, which its connector cannot do without."""
+    value = options.get(key)
+    if not value:
+        raise ValidationException("Table '%s': the %s connector needs '%s'."
+                                  % (table, options.get("connector"), key))
+    return value
+
 def _field_option(options: Dict[str, str], name: str, key: str, default=None):
     return options.get("fields.%s.%s" % (name, key), default)
 

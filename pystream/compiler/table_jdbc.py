@@ -12,27 +12,20 @@ from typing import Dict, List, Tuple
 from pyspark.sql import DataFrame, Window
 from pyspark.sql import functions as F
 
+from pystream.compiler.table_connectors import required_option
 from pystream.relational import operations as ops
 from pystream.relational.schema import Schema
-from pystream.util.exceptions import ValidationException
 
 __all__ = ["read_jdbc", "jdbc_writer"]
 
 OP = "__op"
 
 
-def _required(options: Dict[str, str], key: str, table: str) -> str:
-    value = options.get(key)
-    if not value:
-        raise ValidationException("Table '%s': the jdbc connector needs '%s'." % (table, key))
-    return value
-
-
 def _connection(options: Dict[str, str], table: str):
     from pystream.datastream.connectors.jdbc import JdbcConnectionOptions
 
     builder = JdbcConnectionOptions.JdbcConnectionOptionsBuilder() \
-        .with_url(_required(options, "url", table))
+        .with_url(required_option(options, "url", table))
     if options.get("driver"):
         builder.with_driver_name(options["driver"])
     if options.get("username"):
@@ -55,7 +48,8 @@ def read_jdbc(node: ops.ConnectorScan, spark, streaming: bool, compiler=None) ->
     schema = st.StructType([st.StructField(f.name, f.data_type.spark_type(), True)
                             for f in node.physical])
     spec = JdbcTableRead(_connection(options, node.name),
-                         _required(options, "table-name", node.name), list(node.physical.names),
+                         required_option(options, "table-name", node.name),
+                         list(node.physical.names),
                          schema, int(options.get("scan.fetch-size", "0")) or 10000)
     return read_python_source(Compiler(spark, JobSettings(batch=True), []), spec)
 
@@ -92,7 +86,7 @@ def jdbc_writer(options: Dict[str, str], schema: Schema, table: str,
     from pystream.runtime.jdbc import JdbcWriteStage, write_batch
 
     connection = _connection(options, table)
-    target = _required(options, "table-name", table)
+    target = required_option(options, "table-name", table)
     names = list(schema.names)
     write_sql, delete_sql = _statements(target, names, primary_key)
     execution = JdbcExecutionOptions.builder().with_batch_size(

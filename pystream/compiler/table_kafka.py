@@ -8,13 +8,13 @@ stage (with its delivery guarantees). Formats are Spark expressions: ``from_json
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import uuid
 from typing import Dict, List, Optional, Tuple
 
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 
+from pystream.compiler.table_connectors import required_option
 from pystream.relational import operations as ops
 from pystream.relational.schema import Field, Schema
 from pystream.table import types as T
@@ -28,13 +28,6 @@ METADATA = ("timestamp", "partition", "offset", "topic")
 
 def kafka_bounded(options: Dict[str, str]) -> bool:
     return options.get("scan.bounded.mode", "unbounded") != "unbounded"
-
-
-def _required(options: Dict[str, str], key: str, table: str) -> str:
-    value = options.get(key)
-    if not value:
-        raise ValidationException("Table '%s': the kafka connector needs '%s'." % (table, key))
-    return value
 
 
 def _offsets(options: Dict[str, str], mode: str, prefix: str, table: str):
@@ -54,11 +47,11 @@ def _offsets(options: Dict[str, str], mode: str, prefix: str, table: str):
             KafkaOffsetResetStrategy[reset if reset != "SMALLEST" else "EARLIEST"])
     if mode == "timestamp":
         return KafkaOffsetsInitializer.timestamp(
-            int(_required(options, prefix + ".timestamp-millis", table)))
+            int(required_option(options, prefix + ".timestamp-millis", table)))
     if mode == "specific-offsets":  # 'partition:0,offset:42;partition:1,offset:300'
-        topic = _required(options, "topic", table)
+        topic = required_option(options, "topic", table)
         offsets = {}
-        for part in _required(options, prefix + ".specific-offsets", table).split(";"):
+        for part in required_option(options, prefix + ".specific-offsets", table).split(";"):
             values = dict(kv.split(":", 1) for kv in part.split(","))
             offsets[KafkaTopicPartition(topic, int(values["partition"]))] = \
                 int(values["offset"])
@@ -72,11 +65,11 @@ def _source(node: ops.ConnectorScan):
 
     options, table = node.options, node.name
     builder = KafkaSource.builder().set_bootstrap_servers(
-        _required(options, "properties.bootstrap.servers", table))
+        required_option(options, "properties.bootstrap.servers", table))
     if "topic-pattern" in options:
         builder.set_topic_pattern(options["topic-pattern"])
     else:
-        builder.set_topics(*_required(options, "topic", table).split(";"))
+        builder.set_topics(*required_option(options, "topic", table).split(";"))
     for key, value in options.items():
         if key.startswith("properties.") and key != "properties.bootstrap.servers":
             builder.set_property(key[len("properties."):], value)
@@ -272,11 +265,11 @@ def _sink(options: Dict[str, str], table: str, keyed: bool):
     from pystream.datastream.connectors.kafka import KafkaRecordSerializationSchema, KafkaSink
 
     record = KafkaRecordSerializationSchema.builder().set_topic(
-        _required(options, "topic", table)).set_value_serialization_schema(_Field(1))
+        required_option(options, "topic", table)).set_value_serialization_schema(_Field(1))
     if keyed:
         record.set_key_serialization_schema(_Field(0))
     builder = KafkaSink.builder().set_bootstrap_servers(
-        _required(options, "properties.bootstrap.servers", table)) \
+        required_option(options, "properties.bootstrap.servers", table)) \
         .set_record_serializer(record.build())
     guarantee = options.get("sink.delivery-guarantee", "at-least-once")
     builder.set_delivery_guarantee(DeliveryGuarantee[guarantee.upper().replace("-", "_")])
@@ -321,7 +314,3 @@ def kafka_writer(options: Dict[str, str], schema: Schema, table: str,
         write_batch(encode(df), stage_now)
 
     return send
-
-
-def query_id(checkpoint: str) -> str:
-    return hashlib.sha1(checkpoint.encode()).hexdigest()[:12]

@@ -8,6 +8,7 @@ from typing import Any, List
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 
+from pystream.runtime.records import is_missing
 from pystream.table.types import DataType, RowType
 from pystream.table.udf import FunctionContext, UserDefinedFunction, python_callable
 
@@ -138,12 +139,8 @@ class UserAggregate(ScalarEvaluator):
         """One group (a grouped-aggregate pandas UDF): its Series of arguments."""
         acc = self.create()
         for values in zip(*[s.tolist() for s in series]):
-            acc = self.add(acc, [None if _missing(v) else v for v in values])
+            acc = self.add(acc, [None if is_missing(v) else v for v in values])
         return self.value(acc)
-
-
-def _missing(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and value != value)
 
 
 def aggregate_udf_column(wrapper, args: List[Column], arg_types: List[DataType]) -> Column:

@@ -23,6 +23,8 @@ from pyspark import cloudpickle  # accumulators of user functions are classes of
 from pyspark.sql import Row as SparkRow
 from pyspark.sql.streaming import StatefulProcessor, StatefulProcessorHandle
 
+from pystream.runtime.records import is_missing
+
 __all__ = ["AggregateSpec", "AggregateChangelog", "UpsertNormalize", "ACCUMULATORS", "OP_COLUMN"]
 
 OP_COLUMN = "__op"
@@ -222,7 +224,7 @@ class BundledAggregate:
         keys = tuple(records[0][k] for k in self.key_columns) if records else ()
         accs, previous, out, first = self.accumulators.create(), None, [], None
         for i, record in enumerate(records):
-            record = {k: (None if _missing(v) else v) for k, v in record.items()}
+            record = {k: (None if is_missing(v) else v) for k, v in record.items()}
             self.accumulators.add(accs, record)
             bundle = record[self.seq] // self.bundle_size
             first = record[self.seq] if first is None else first
@@ -233,10 +235,6 @@ class BundledAggregate:
                     out.append(keys + values + (first, op, sub))
                 previous, first = current, None
         return pd.DataFrame(out, columns=self.output_names)
-
-
-def _missing(value) -> bool:
-    return value is None or (isinstance(value, float) and value != value)
 
 
 class UpsertNormalize(StatefulProcessor):

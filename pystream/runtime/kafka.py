@@ -12,6 +12,7 @@ the source's deserializer turns them into records in the fused Python stage.
 """
 from __future__ import annotations
 
+import hashlib
 import itertools
 import re
 import time
@@ -415,6 +416,12 @@ class KafkaRecordDecoder:
 
 
 WRITE_RESULT = "records long"
+
+
+def query_token(checkpoint: str) -> str:
+    """The ``query`` of the Kafka writes of the streaming query checkpointed at
+    ``checkpoint``: the same after a restart, different for another query."""
+    return hashlib.sha1(checkpoint.encode()).hexdigest()[:12]
 
 
 @dataclass(frozen=True)

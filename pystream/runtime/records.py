@@ -51,6 +51,11 @@ class RecordTypeError(TypeError):
                             ": " + detail if detail else ""))
 
 
+
+def is_missing(value: Any) -> bool:
+    """A null as pandas hands it over: None, or NaN in a float column."""
+    return value is None or (isinstance(value, float) and value != value)
+
 def _short_repr(value, limit: int = 200) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[:limit] + "..."

@@ -11,7 +11,6 @@ micro-batch through ``foreachBatch``; EXACTLY_ONCE names its transactions after 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import uuid
 from typing import Optional
@@ -21,7 +20,14 @@ from pystream.compiler.flow import Flow
 from pystream.compiler.sinks import RunningQuery, SinkPlan, sink_plan
 from pystream.compiler.sources import read_python_source, translate_source
 from pystream.datastream.connectors.kafka import KafkaSink, KafkaSource
-from pystream.runtime.kafka import RAW, KafkaRead, KafkaRecordDecoder, KafkaWriteStage, write_batch
+from pystream.runtime.kafka import (
+    RAW,
+    KafkaRead,
+    KafkaRecordDecoder,
+    KafkaWriteStage,
+    query_token,
+    write_batch,
+)
 from pystream.runtime.layout import TS, Layout
 
 
@@ -126,8 +132,7 @@ def _kafka_sink(sink: KafkaSink, compiler, node: graph.Sink) -> SinkPlan:
         write_batch(df, dataclasses.replace(stage, query=uuid.uuid4().hex[:12]))
 
     def start_stream(trigger: dict, checkpoint: str) -> RunningQuery:
-        query_id = hashlib.sha1(checkpoint.encode()).hexdigest()[:12]
-        write = _WriteEachBatch(dataclasses.replace(stage, query=query_id))
+        write = _WriteEachBatch(dataclasses.replace(stage, query=query_token(checkpoint)))
         query = (df.writeStream.foreachBatch(write).trigger(**trigger)
                  .option("checkpointLocation", checkpoint).start())
         return RunningQuery(query)

@@ -129,40 +129,31 @@ def _filesystem(sink: TableConnectorSink, df, schema, updating, job, compiler):
     return start
 
 
-class _KafkaBatches:
-    """The foreachBatch function of a kafka table sink."""
+class _EachBatch:
+    """The foreachBatch function of a table sink: ``send(batch_df, batch_id, *extra)``."""
 
-    def __init__(self, send, query: str):
+    def __init__(self, send, *extra):
         self.send = send
-        self.query = query
+        self.extra = extra
 
     def __call__(self, batch_df, batch_id: int) -> None:
-        self.send(batch_df, batch_id, self.query)
+        self.send(batch_df, batch_id, *self.extra)
 
 
 def _kafka(sink: TableConnectorSink, df, schema, updating, job, compiler):
     """kafka (append-only) and upsert-kafka (a changelog as upserts by primary key)."""
-    from pystream.compiler.table_kafka import kafka_writer, query_id
+    from pystream.compiler.table_kafka import kafka_writer
+    from pystream.runtime.kafka import query_token
 
     if sink.options.get("connector") == "kafka":
         _append_only(sink, updating)
     send = kafka_writer(sink.options, sink.physical, sink.name, sink.primary_key)
 
     def start(trigger: dict, checkpoint: str) -> RunningQuery:
-        write = _KafkaBatches(send, query_id(checkpoint))
+        write = _EachBatch(send, query_token(checkpoint))
         return RunningQuery(df.writeStream.foreachBatch(write).trigger(**trigger)
                             .option("checkpointLocation", checkpoint).start())
     return start
-
-
-class _JdbcBatches:
-    """The foreachBatch function of a jdbc table sink."""
-
-    def __init__(self, send):
-        self.send = send
-
-    def __call__(self, batch_df, batch_id: int) -> None:
-        self.send(batch_df, batch_id)
 
 
 def _jdbc(sink: TableConnectorSink, df, schema, updating, job, compiler):
@@ -174,7 +165,7 @@ def _jdbc(sink: TableConnectorSink, df, schema, updating, job, compiler):
     send = jdbc_writer(sink.options, sink.physical, sink.name, sink.primary_key)
 
     def start(trigger: dict, checkpoint: str) -> RunningQuery:
-        return RunningQuery(df.writeStream.foreachBatch(_JdbcBatches(send)).trigger(**trigger)
+        return RunningQuery(df.writeStream.foreachBatch(_EachBatch(send)).trigger(**trigger)
                             .option("checkpointLocation", checkpoint).start())
     return start
 
