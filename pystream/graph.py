@@ -42,6 +42,7 @@ class Meta:
     max_parallelism: Optional[int] = None
     slot_sharing_group: Optional[str] = None
     chaining: str = "default"  # 'default' | 'new_chain' | 'disabled'
+    buffer_timeout: Optional[int] = None  # set_buffer_timeout: recorded (no Spark equivalent)
 
     def label(self) -> str:
         """The operator as error messages name it: ``'Map' (job.py:12)``."""
@@ -168,6 +169,30 @@ class AssignTimestamps(Node):
 
     input: Node
     strategy: Any
+
+    @property
+    def inputs(self):
+        return (self.input,)
+
+
+class CacheSlot:
+    """Where a cached stream's result is kept between the jobs of its environment (set by
+    the compiler the first time a BATCH job computes it; emptied by ``invalidate()``)."""
+
+    def __init__(self):
+        self.result: Any = None
+        self.session: Any = None
+
+    def clear(self) -> None:
+        self.result = self.session = None
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Cache(Node):
+    """``DataStream.cache()``: ``input`` computed once (BATCH) and reused by later jobs."""
+
+    input: Node
+    slot: CacheSlot
 
     @property
     def inputs(self):

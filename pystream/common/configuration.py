@@ -1,7 +1,7 @@
 """``Configuration``: string key/value pairs, as in PyFlink."""
 from __future__ import annotations
 
-from typing import Dict, Optional, Set
+from typing import Dict, List, Optional, Set
 
 __all__ = ["Configuration"]
 
@@ -32,6 +32,18 @@ class Configuration:
     def set_string(self, key: str, value: str) -> "Configuration":
         self._data[key] = str(value)
         return self
+
+    @staticmethod
+    def parse_list_value(value: str) -> List[str]:
+        """The items of a list setting: a YAML flow list (``[a, b]``) or ``a;b``."""
+        if not value:
+            return []
+        text = value.strip()
+        if text.startswith("[") and text.endswith("]"):
+            items = [item.strip() for item in text[1:-1].split(",")]
+            return [item[1:-1] if len(item) > 1 and item[0] == item[-1] and item[0] in "'\""
+                    else item for item in items if item]
+        return value.split(";")
 
     def get_integer(self, key: str, default_value: int) -> int:
         return int(self._data[key]) if key in self._data else default_value

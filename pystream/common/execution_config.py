@@ -1,7 +1,7 @@
 """``ExecutionConfig``: per-job settings read by the compiler."""
 from __future__ import annotations
 
-from typing import Dict
+from typing import Dict, List
 
 __all__ = ["ExecutionConfig"]
 
@@ -14,7 +14,15 @@ class ExecutionConfig:
     {'threshold': '3'}
     """
 
+    PARALLELISM_DEFAULT = -1
+    """Use the environment's default parallelism."""
+
+    PARALLELISM_UNKNOWN = -2
+    """An unknown or unset parallelism (leave it unchanged)."""
+
     def __init__(self):
+        self._task_cancellation_interval = 30000
+        self._task_cancellation_timeout = 180000
         self._parallelism = -1
         self._max_parallelism = -1
         self._auto_watermark_interval = 200
@@ -90,3 +98,34 @@ class ExecutionConfig:
     def set_use_snapshot_compression(self, use_snapshot_compression: bool):
         return self._flag("snapshot_compression", bool(use_snapshot_compression))
     def is_use_snapshot_compression(self) -> bool: return self._flag("snapshot_compression")
+
+    # Task cancellation and Kryo/POJO registrations are JVM-runtime settings: recorded.
+    def get_task_cancellation_interval(self) -> int:
+        """The interval (in milliseconds) between consecutive attempts to cancel a task."""
+        return self._task_cancellation_interval
+
+    def set_task_cancellation_interval(self, interval: int) -> "ExecutionConfig":
+        """Recorded (Spark cancels tasks by itself)."""
+        self._task_cancellation_interval = interval
+        return self
+
+    def get_task_cancellation_timeout(self) -> int:
+        """The timeout (in milliseconds) after which a task cancellation is considered failed."""
+        return self._task_cancellation_timeout
+
+    def set_task_cancellation_timeout(self, timeout: int) -> "ExecutionConfig":
+        """Recorded (Spark cancels tasks by itself); ``0`` disables the timeout."""
+        self._task_cancellation_timeout = timeout
+        return self
+
+    def get_default_kryo_serializer_classes(self) -> Dict[str, str]:
+        """The registered default Kryo serializer classes (none: Python values are pickled)."""
+        return {}
+
+    def get_registered_kryo_types(self) -> List[str]:
+        """The registered Kryo types (none: Python values are pickled)."""
+        return []
+
+    def get_registered_pojo_types(self) -> List[str]:
+        """The registered POJO types (none: Python values are pickled)."""
+        return []

@@ -5,6 +5,9 @@ Spark columns, an untyped one (``Types.PICKLED_BYTE_ARRAY()``) as one binary col
 """
 from __future__ import annotations
 
+import calendar
+import datetime
+import time
 from enum import Enum
 from typing import TYPE_CHECKING, List, Optional
 
@@ -15,7 +18,7 @@ __all__ = [
     "TypeInformation", "Types", "BasicType", "BasicTypeInfo", "SqlTimeTypeInfo", "DateTypeInfo",
     "TimeTypeInfo", "TimestampTypeInfo", "LocalTimeTypeInfo", "InstantTypeInfo",
     "PrimitiveArrayTypeInfo", "BasicArrayTypeInfo", "ObjectArrayTypeInfo", "PickledBytesTypeInfo",
-    "RowTypeInfo", "TupleTypeInfo", "ListTypeInfo", "MapTypeInfo",
+    "RowTypeInfo", "TupleTypeInfo", "ListTypeInfo", "MapTypeInfo", "ExternalTypeInfo",
 ]
 
 
@@ -34,6 +37,18 @@ class TypeInformation:
 
     def _key(self) -> tuple:
         return ()
+
+    def need_conversion(self) -> bool:
+        """Does this type need conversion between Python object and internal object."""
+        return False
+
+    def to_internal_type(self, obj):
+        """Converts a Python object into an internal object."""
+        return obj
+
+    def from_internal_type(self, obj):
+        """Converts an internal object into a native Python object."""
+        return obj
 
 
 class BasicType(Enum):
@@ -65,7 +80,7 @@ def _basic_spark_type(basic_type: BasicType):
         BasicType.DOUBLE: st.DoubleType(),
         BasicType.CHAR: st.StringType(),
         BasicType.BIG_INT: st.DecimalType(38, 0),
-        BasicType.BIG_DEC: st.DecimalType(38, 18),
+        BasicType.BIG_DEC: st.StringType(),  # its text: Spark's decimals lose the scale
         BasicType.INSTANT: st.TimestampType(),
     }[basic_type]
 
@@ -85,13 +100,85 @@ class BasicTypeInfo(TypeInformation):
     def __repr__(self):
         return self._basic_type.value
 
+    @staticmethod
+    def STRING_TYPE_INFO() -> "BasicTypeInfo":
+        return BasicTypeInfo(BasicType.STRING)
+
+    @staticmethod
+    def BOOLEAN_TYPE_INFO() -> "BasicTypeInfo":
+        return BasicTypeInfo(BasicType.BOOLEAN)
+
+    @staticmethod
+    def BYTE_TYPE_INFO() -> "BasicTypeInfo":
+        return BasicTypeInfo(BasicType.BYTE)
+
+    @staticmethod
+    def SHORT_TYPE_INFO() -> "BasicTypeInfo":
+        return BasicTypeInfo(BasicType.SHORT)
+
+    @staticmethod
+    def INT_TYPE_INFO() -> "BasicTypeInfo":
+        return BasicTypeInfo(BasicType.INT)
+
+    @staticmethod
+    def LONG_TYPE_INFO() -> "BasicTypeInfo":
+        return BasicTypeInfo(BasicType.LONG)
+
+    @staticmethod
+    def FLOAT_TYPE_INFO() -> "BasicTypeInfo":
+        return BasicTypeInfo(BasicType.FLOAT)
+
+    @staticmethod
+    def DOUBLE_TYPE_INFO() -> "BasicTypeInfo":
+        return BasicTypeInfo(BasicType.DOUBLE)
+
+    @staticmethod
+    def CHAR_TYPE_INFO() -> "BasicTypeInfo":
+        return BasicTypeInfo(BasicType.CHAR)
+
+    @staticmethod
+    def BIG_INT_TYPE_INFO() -> "BasicTypeInfo":
+        return BasicTypeInfo(BasicType.BIG_INT)
+
+    @staticmethod
+    def BIG_DEC_TYPE_INFO() -> "BasicTypeInfo":
+        return BasicTypeInfo(BasicType.BIG_DEC)
+
+    @staticmethod
+    def INSTANT_TYPE_INFO() -> "InstantTypeInfo":
+        return InstantTypeInfo(BasicType.INSTANT)
+
 
 class InstantTypeInfo(BasicTypeInfo):
     """A point in time (``pystream.common.Instant``), stored as a Spark TIMESTAMP."""
 
+    def need_conversion(self) -> bool:
+        return True
+
+    def to_internal_type(self, obj):
+        return obj.to_epoch_milli() * 1000
+
+    def from_internal_type(self, obj):
+        from pystream.common.time import Instant
+
+        return Instant.of_epoch_milli(obj // 1000)
+
 
 class DateTypeInfo(TypeInformation):
     """``datetime.date`` values (java.sql.Date)."""
+
+    EPOCH_ORDINAL = datetime.datetime(1970, 1, 1).toordinal()
+
+    def need_conversion(self) -> bool:
+        return True
+
+    def to_internal_type(self, d):
+        if d is not None:
+            return d.toordinal() - self.EPOCH_ORDINAL
+
+    def from_internal_type(self, v):
+        if v is not None:
+            return datetime.date.fromordinal(v + self.EPOCH_ORDINAL)
 
     def spark_type(self):
         from pyspark.sql import types as st
@@ -105,6 +192,29 @@ class DateTypeInfo(TypeInformation):
 class TimeTypeInfo(TypeInformation):
     """``datetime.time`` values (java.sql.Time)."""
 
+    EPOCH_ORDINAL = calendar.timegm(time.localtime(0)) * 10 ** 6
+
+    def need_conversion(self) -> bool:
+        return True
+
+    def to_internal_type(self, t):
+        if t is not None:
+            if t.tzinfo is not None:
+                offset = t.utcoffset() or datetime.timedelta()
+                offset_micros = (offset.days * 86400 + offset.seconds) * 10 ** 6 \
+                    + offset.microseconds
+            else:
+                offset_micros = self.EPOCH_ORDINAL
+            seconds = (t.hour * 60 + t.minute) * 60 + t.second
+            return seconds * 10 ** 6 + t.microsecond - offset_micros
+
+    def from_internal_type(self, t):
+        if t is not None:
+            seconds, micros = divmod(t + self.EPOCH_ORDINAL, 10 ** 6)
+            minutes, seconds = divmod(seconds, 60)
+            hours, minutes = divmod(minutes, 60)
+            return datetime.time(hours, minutes, seconds, micros)
+
     def spark_type(self):
         from pyspark.sql import types as st
 
@@ -117,6 +227,20 @@ class TimeTypeInfo(TypeInformation):
 class TimestampTypeInfo(TypeInformation):
     """Naive ``datetime.datetime`` values (java.sql.Timestamp), a Spark TIMESTAMP_NTZ."""
 
+    def need_conversion(self) -> bool:
+        return True
+
+    def to_internal_type(self, dt):
+        if dt is not None:
+            seconds = (calendar.timegm(dt.utctimetuple()) if dt.tzinfo
+                       else time.mktime(dt.timetuple()))
+            return int(seconds) * 10 ** 6 + dt.microsecond
+
+    def from_internal_type(self, ts):
+        if ts is not None:
+            return datetime.datetime.fromtimestamp(ts // 10 ** 6).replace(
+                microsecond=ts % 10 ** 6)
+
     def spark_type(self):
         from pyspark.sql import types as st
 
@@ -126,7 +250,7 @@ class TimestampTypeInfo(TypeInformation):
         return "TimestampTypeInfo"
 
 
-class SqlTimeTypeInfo:
+class SqlTimeTypeInfo(TypeInformation):
     """Factory for the java.sql time types."""
 
     @staticmethod
@@ -246,6 +370,22 @@ class PickledBytesTypeInfo(TypeInformation):
 
     def __repr__(self):
         return "PickledByteArrayTypeInfo"
+
+
+class ExternalTypeInfo(TypeInformation):
+    """A Table API data type seen from the DataStream API: values of ``type_info``."""
+
+    def __init__(self, type_info: TypeInformation):
+        self._type_info = type_info
+
+    def spark_type(self):
+        return self._type_info.spark_type()
+
+    def _key(self):
+        return (self._type_info,)
+
+    def __repr__(self):
+        return "ExternalTypeInfo<{}>".format(self._type_info)
 
 
 class _CompositeTypeInfo(TypeInformation):

@@ -6,7 +6,7 @@ from typing import Any, Callable, Optional, Union
 
 from pystream.common.time import Duration
 
-__all__ = ["WatermarkStrategy", "TimestampAssigner"]
+__all__ = ["WatermarkStrategy", "TimestampAssigner", "AssignerWithPeriodicWatermarksWrapper"]
 
 
 class TimestampAssigner(abc.ABC):
@@ -31,6 +31,7 @@ class WatermarkStrategy:
         self.max_out_of_orderness_ms = max_out_of_orderness_ms
         self._timestamp_assigner = timestamp_assigner
         self.idleness_ms = idleness_ms
+        self.watermark_alignment: Optional[tuple] = None  # (group, max drift, update interval)
 
     @property
     def timestamp_assigner(self) -> Optional[TimestampAssigner]:
@@ -53,12 +54,15 @@ class WatermarkStrategy:
                                  idle_timeout.to_milliseconds())
 
     def with_watermark_alignment(self, watermark_group: str, max_allowed_watermark_drift: Duration,
-                                 update_interval: Optional[Duration] = None):
-        from pystream.errors import UnsupportedFeatureError
-
-        raise UnsupportedFeatureError(
-            "WatermarkStrategy.with_watermark_alignment: Spark has one global watermark per "
-            "query and cannot pause fast sources")
+                                 update_interval: Optional[Duration] = None
+                                 ) -> "WatermarkStrategy":
+        """Recorded (``watermark_alignment``): Spark has one global watermark per query and
+        does not pause fast sources, which only changes how far sources drift apart."""
+        strategy = WatermarkStrategy(self.kind, self.max_out_of_orderness_ms,
+                                     self._timestamp_assigner, self.idleness_ms)
+        strategy.watermark_alignment = (watermark_group, max_allowed_watermark_drift,
+                                        update_interval or Duration.of_seconds(1))
+        return strategy
 
     @staticmethod
     def for_monotonous_timestamps() -> "WatermarkStrategy":
@@ -78,3 +82,11 @@ class WatermarkStrategy:
     def __repr__(self):
         return "WatermarkStrategy(%s, out_of_orderness=%dms)" % (self.kind,
                                                                  self.max_out_of_orderness_ms)
+
+
+class AssignerWithPeriodicWatermarksWrapper:
+    """A legacy assigner of timestamps and periodic watermarks (PyFlink wraps a Java one): holds
+    the assigner it was given."""
+
+    def __init__(self, assigner: Any = None):
+        self._assigner = assigner

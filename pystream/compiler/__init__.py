@@ -38,10 +38,11 @@ class CompiledStream:
         return column_names(self.type_info)
 
     def decode(self, table: pa.Table) -> list:
-        """The records (Python values) in an Arrow table of this stream's columns."""
+        """The records (Python values, as a job's client gets them) in an Arrow table of
+        this stream's columns."""
         from pystream.runtime.records import batch_decoder
 
-        return batch_decoder(self.type_info)([table.column(n).combine_chunks()
+        return batch_decoder(self.type_info, client=True)([table.column(n).combine_chunks()
                                               for n in self.columns])
 
 

@@ -206,7 +206,7 @@ class Job:
                      if not q.query.isActive]
             for index, error in ended:
                 if error is not None and not self._restarted(index, error):
-                    raise error
+                    raise self._queries[index].cause() or error
             if len(ended) == len(self._queries) and all(e is None for _, e in ended):
                 break
         for q in self._queries:

@@ -16,12 +16,13 @@ from typing import Callable, Optional
 import pyarrow as pa
 
 from pystream import graph
+from pystream.common.typeinfo import RowTypeInfo
 from pystream.compiler.flow import Flow
 from pystream.datastream.connectors.client import CollectSink, PrintSink
 from pystream.datastream.connectors.discarding import DiscardingSink
 from pystream.errors import UnsupportedFeatureError
 from pystream.runtime import records
-from pystream.runtime.formatting import java_string
+from pystream.runtime.formatting import java_string, python_row_string
 from pystream.runtime.layout import Layout
 
 PART = "__part"
@@ -38,11 +39,15 @@ class SinkPlan:
 
 
 class RunningQuery:
-    """A streaming query of a sink (with ``finish()`` run once it has ended)."""
+    """A streaming query of a sink (with ``finish()`` run once it has ended). ``cause()``
+    gives the Python exception that failed a micro-batch in this process, if one did: Spark
+    reports it only as "An exception was raised by the Python Proxy", cut short."""
 
-    def __init__(self, query, finish: Optional[Callable[[], None]] = None):
+    def __init__(self, query, finish: Optional[Callable[[], None]] = None,
+                 cause: Callable[[], Optional[BaseException]] = lambda: None):
         self.query = query
         self._finish = finish
+        self.cause = cause
 
     def finish(self) -> None:
         if self._finish is not None:
@@ -68,15 +73,45 @@ def sink_plan(sink, compiler, node: graph.Sink) -> SinkPlan:
 # client sinks
 
 
-def client_frame(compiler, node: graph.Sink):
-    """The sink's records as typed columns plus ``__part``, the sink subtask of each record."""
+def client_frame(compiler, node: graph.Sink, java_floats: bool = True):
+    """The sink's records as typed columns plus ``__part``, the sink subtask of each record
+    (32-bit floats as Java's text of them when ``java_floats``, as a PyFlink client gets
+    them)."""
     from pyspark.sql import functions as F
 
     flow: Flow = compiler.flow(node.input)
     p = compiler.parallelism_of(node, flow.parallelism) or flow.parallelism or 1
     flow = compiler.repartitioned(flow, p)
     flow = compiler.materialize(flow, Layout(flow.type_info))
-    return flow.df.withColumn(PART, F.spark_partition_id()), flow.type_info, p
+    df = _floats_as_java_text(flow.df) if java_floats else flow.df
+    return df.withColumn(PART, F.spark_partition_id()), flow.type_info, p
+
+
+def _floats_as_java_text(df):
+    """``df`` with its 32-bit floats (also nested) cast to Java's text of them, which is
+    what a PyFlink client receives (Java 17 prints 3.0000001E10 where the shortest
+    decimal would be 3.0E10); ``records.column_decoder(client=True)`` reads them."""
+    from pyspark.sql import functions as F
+    from pyspark.sql import types as st
+
+    def as_text(t):
+        if isinstance(t, st.FloatType):
+            return st.StringType()
+        if isinstance(t, st.StructType):
+            return st.StructType([st.StructField(f.name, as_text(f.dataType), f.nullable)
+                                  for f in t.fields])
+        if isinstance(t, st.ArrayType):
+            return st.ArrayType(as_text(t.elementType), t.containsNull)
+        if isinstance(t, st.MapType):
+            return st.MapType(t.keyType, as_text(t.valueType), t.valueContainsNull)
+        return t
+
+    fields = df.schema.fields
+    if all(as_text(f.dataType) == f.dataType for f in fields):
+        return df
+    return df.select(*[F.col(f.name).cast(as_text(f.dataType)).alias(f.name)
+                       if as_text(f.dataType) != f.dataType else F.col(f.name)
+                       for f in fields])
 
 
 def _deliver_batch(spark, df, deliver: Callable[[pa.Table], None]) -> None:
@@ -92,10 +127,27 @@ def start_client_stream(spark, df, deliver: Callable, trigger: dict, checkpoint:
     """A streaming query bringing each micro-batch's rows to ``deliver`` in this process, as
     ``fetch`` gives them (an Arrow table; ``DataFrame.collect`` for Spark Rows)."""
     if not is_connect(spark):
-        writer = df.writeStream.foreachBatch(lambda batch, _id: deliver(fetch(batch)))
+        each = _EachClientBatch(deliver, fetch)
+        writer = df.writeStream.foreachBatch(each)
         query = writer.trigger(**trigger).option("checkpointLocation", checkpoint).start()
-        return RunningQuery(query)
+        return RunningQuery(query, cause=lambda: each.error)
     return _MemoryPoller(spark, df, deliver, trigger, checkpoint, fetch).running()
+
+
+class _EachClientBatch:
+    """The foreachBatch function of a client sink; keeps the exception that failed it."""
+
+    def __init__(self, deliver: Callable, fetch: Callable):
+        self.deliver = deliver
+        self.fetch = fetch
+        self.error: Optional[BaseException] = None
+
+    def __call__(self, batch, batch_id: int) -> None:
+        try:
+            self.deliver(self.fetch(batch))
+        except BaseException as e:
+            self.error = e
+            raise
 
 
 class _MemoryPoller:
@@ -142,8 +194,12 @@ class _MemoryPoller:
 
 @sink_plan.register
 def _print(sink: PrintSink, compiler, node: graph.Sink) -> SinkPlan:
-    df, type_info, p = client_frame(compiler, node)
-    decode = records.batch_decoder(type_info)
+    """Flink's print sink; as in PyFlink, a ROW record is printed as Python shows its fields
+    (PyFlink maps it to ``'+I[' + ','.join(str(field)) + ']'`` before Java's print)."""
+    rows = isinstance(compiler.flow(node.input).type_info, RowTypeInfo)
+    df, type_info, p = client_frame(compiler, node, java_floats=not rows)
+    decode = records.batch_decoder(type_info, client=not rows)
+    text = python_row_string if rows else (lambda v: java_string(v, type_info))
     names = records.column_names(type_info)
     identifier = sink.sink_identifier or ""
 
@@ -157,8 +213,7 @@ def _print(sink: PrintSink, compiler, node: graph.Sink) -> SinkPlan:
         out = sys.stderr if sink.to_stderr else sys.stdout
         values = decode([table.column(n).combine_chunks() for n in names])
         parts = table.column(PART).to_pylist()
-        out.write("".join(prefix(part) + java_string(v, type_info) + "\n"
-                          for v, part in zip(values, parts)))
+        out.write("".join(prefix(part) + text(v) + "\n" for v, part in zip(values, parts)))
         out.flush()
 
     spark = compiler.spark
@@ -169,11 +224,12 @@ def _print(sink: PrintSink, compiler, node: graph.Sink) -> SinkPlan:
 @sink_plan.register
 def _collect(sink: CollectSink, compiler, node: graph.Sink) -> SinkPlan:
     df, type_info, _ = client_frame(compiler, node)
-    decode = records.batch_decoder(type_info)
+    decode = records.batch_decoder(type_info, client=True)
     names = records.column_names(type_info)
 
     def deliver(table: pa.Table) -> None:
-        sink.consumer(decode([table.column(n).combine_chunks() for n in names]))
+        values = decode([table.column(n).combine_chunks() for n in names])
+        sink.consumer(records.as_collected(values, type_info))
 
     spark = compiler.spark
     batch_df = df.limit(sink.limit) if sink.limit is not None else df

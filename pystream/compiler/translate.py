@@ -11,6 +11,7 @@ from functools import singledispatchmethod
 from typing import Dict, List, Optional, Set, Tuple
 
 from pystream import graph
+from pystream.common.typeinfo import RowTypeInfo
 from pystream.compiler.flow import Flow
 from pystream.compiler.settings import JobSettings
 from pystream.errors import PystreamError
@@ -91,8 +92,12 @@ class Compiler:
         return shipped(obj, self.settings.dependencies)
 
     def op(self, node: graph.Node, kind: str, fn, parallelism: Optional[int]) -> OpSpec:
+        names = None
+        if kind in ("map", "flat_map", "process", "async") and \
+                isinstance(node.output_type, RowTypeInfo):
+            names = tuple(node.output_type.get_field_names())
         return OpSpec(kind=kind, fn=fn, label=node.meta.label(),
-                      info=self.task_info(node, parallelism))
+                      info=self.task_info(node, parallelism), row_names=names)
 
     def materialize(self, flow: Flow, layout: Optional[Layout] = None,
                     key_op: Optional[OpSpec] = None, side_tags: tuple = ()) -> Flow:
@@ -165,6 +170,20 @@ class Compiler:
         return tagged.but(df=df, layout=tagged.layout.but(tagged=False),
                           type_info=node.tag.type_info, chain_open=True,
                           selected_from=(tagged, node.tag.tag_id, df))
+
+    @translate.register
+    def _cache(self, node: graph.Cache) -> Flow:
+        """BATCH: the input's result, computed by the first job that reads it and kept in
+        Spark (a local checkpoint: no lineage back to sources or temporary files) for the
+        environment's later jobs. STREAMING: the input, computed again."""
+        if not self.settings.batch:
+            return self.flow(node.input)
+        slot = node.slot
+        if slot.result is None or slot.session is not self.spark:
+            flow = self.materialize(self.flow(node.input))
+            slot.result = flow.but(df=flow.df.localCheckpoint(eager=True), chain_open=False)
+            slot.session = self.spark
+        return slot.result
 
     @translate.register
     def _key_by(self, node: graph.KeyBy) -> Flow:

@@ -4,12 +4,21 @@ from __future__ import annotations
 import concurrent.futures
 import queue
 import threading
+from enum import Enum
 from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Union
 
 from pystream import graph
 from pystream.common.typeinfo import TupleTypeInfo, TypeInformation, Types
 from pystream.common.watermark_strategy import WatermarkStrategy
 from pystream.datastream import keyed_functions as kf
+
+# PyFlink's data_stream module also offers the streams other operations make (defined in
+# pystream.datastream.connected and windowing, which import this module lazily)
+from pystream.datastream.connected import (
+    BroadcastConnectedStream,
+    BroadcastStream,
+    ConnectedStreams,
+)
 from pystream.datastream.connectors.client import CollectSink, PrintSink
 from pystream.datastream.functions import (
     FilterFunction,
@@ -24,12 +33,14 @@ from pystream.datastream.functions import (
     overrides,
 )
 from pystream.datastream.output_tag import OutputTag
-from pystream.errors import UnsupportedFeatureError
+from pystream.datastream.windowing import AllWindowedStream, WindowedStream
 
 if TYPE_CHECKING:  # pragma: no cover
     from pystream.datastream.stream_execution_environment import StreamExecutionEnvironment
 
-__all__ = ["DataStream", "KeyedStream", "DataStreamSink", "CloseableIterator"]
+__all__ = ["DataStream", "KeyedStream", "CachedDataStream", "DataStreamSink",
+           "CloseableIterator", "WindowedStream", "AllWindowedStream", "ConnectedStreams",
+           "BroadcastStream", "BroadcastConnectedStream"]
 
 PICKLED = Types.PICKLED_BYTE_ARRAY()
 
@@ -110,8 +121,11 @@ class DataStream:
         return self._configure(slot_sharing_group=str(name))
 
     def set_buffer_timeout(self, timeout_millis: int) -> "DataStream":
-        raise UnsupportedFeatureError("DataStream.set_buffer_timeout: Spark has no network "
-                                      "buffer timeout; latency follows the trigger interval")
+        """Recorded on the operator (Spark has no network buffers; latency follows the trigger
+        interval). ``-1`` flushes only full buffers, ``0`` after every record."""
+        if timeout_millis < -1:
+            raise ValueError("Timeout of buffer must be non-negative or -1")
+        return self._configure(buffer_timeout=timeout_millis)
 
     def get_type(self) -> TypeInformation:
         return self._node.output_type
@@ -261,9 +275,12 @@ class DataStream:
 
         return AllWindowedStream(self, window_assigner)
 
-    def cache(self):
-        raise UnsupportedFeatureError("DataStream.cache: cached intermediate results are not "
-                                      "supported yet")
+    def cache(self) -> "CachedDataStream":
+        """Keep this (bounded) stream's result after the first job that computes it, for the
+        environment's later jobs (BATCH mode; in STREAMING mode it is computed again)."""
+        node = self._then(graph.Cache, "Cache", self.get_type(), input=self._values_node(),
+                          slot=graph.CacheSlot())
+        return CachedDataStream(self._env, node)
 
     # -- sinks
 
@@ -309,6 +326,15 @@ class _Project:
 class KeyedStream(DataStream):
     """A stream partitioned by key: keyed state, timers, rolling aggregations, windows."""
 
+    class AccumulateType(Enum):
+        """The rolling aggregations (``sum``, ``min``, ``max``, ``min_by``, ``max_by``)."""
+
+        MIN = 1
+        MAX = 2
+        MIN_BY = 3
+        MAX_BY = 4
+        SUM = 5
+
     @property
     def _key_by(self) -> graph.KeyBy:
         return self._node
@@ -319,6 +345,9 @@ class KeyedStream(DataStream):
     def _configure(self, **changes):
         self._node = self._node.with_meta(**changes)
         return self
+
+    def cache(self):
+        raise Exception("Cache for KeyedStream is not supported.")
 
     def _keyed(self, function, name: str, output_type: Optional[TypeInformation],
                time_domain: Optional[str] = None) -> DataStream:
@@ -419,6 +448,39 @@ class KeyedStream(DataStream):
         if isinstance(ds, BroadcastStream):
             return BroadcastConnectedStream(self, ds)
         return ConnectedStreams(self, ds)
+
+
+class CachedDataStream(DataStream):
+    """A DataStream whose result is kept after the first job that computes it, so later jobs
+    of the same environment read it instead of computing it again."""
+
+    def invalidate(self) -> None:
+        """Drop the kept result; a later job that reads the stream computes it again."""
+        self._node.slot.clear()
+
+    def _not_for_cached(self, what: str):
+        raise Exception("%s for CachedDataStream is not supported." % what)
+
+    def set_parallelism(self, parallelism: int):
+        self._not_for_cached("Set parallelism")
+
+    def name(self, name: str):
+        self._not_for_cached("Set name")
+
+    def get_name(self) -> str:
+        raise Exception("Get name of CachedDataStream is not supported.")
+
+    def uid(self, uid: str):
+        self._not_for_cached("Set uid")
+
+    def set_uid_hash(self, uid_hash: str):
+        self._not_for_cached("Set uid hash")
+
+    def set_max_parallelism(self, max_parallelism: int):
+        self._not_for_cached("Set max parallelism")
+
+    def force_non_parallel(self):
+        self._not_for_cached("Set force non-parallel")
 
 
 class DataStreamSink:

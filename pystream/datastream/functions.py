@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Generic, Iterable, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, List, Optional, TypeVar
 
 if TYPE_CHECKING:
     from pystream.runtime.context import DistributedCache
@@ -20,7 +20,9 @@ __all__ = [
     "KeyedProcessFunction", "CoProcessFunction", "KeyedCoProcessFunction",
     "BroadcastProcessFunction", "KeyedBroadcastProcessFunction", "WindowFunction",
     "AllWindowFunction", "ProcessWindowFunction", "ProcessAllWindowFunction", "TimerService",
-    "TimeDomain", "SourceFunction", "SinkFunction",
+    "TimeDomain", "SourceFunction", "SinkFunction", "AsyncFunction", "AsyncFunctionDescriptor",
+    "AsyncRetryPredicate",
+    "AsyncRetryStrategy",
 ]
 
 IN = TypeVar("IN")
@@ -271,7 +273,7 @@ class ProcessFunction(Function):
 
         @abstractmethod
         def timestamp(self) -> Optional[int]:
-            """The timestamp of the current element, or None."""
+            """The timestamp of the current element (Long.MIN_VALUE when it has none)."""
 
     @abstractmethod
     def process_element(self, value, ctx: "ProcessFunction.Context"):
@@ -501,6 +503,96 @@ class ProcessAllWindowFunction(Function, Generic[IN, OUT, W]):
 
     def clear(self, context: "ProcessAllWindowFunction.Context") -> None:
         """Called when the window is purged."""
+
+
+class AsyncFunction(Function, Generic[IN, OUT]):
+    """A function that starts asynchronous I/O for each element (``AsyncDataStream``).
+
+    Many calls of ``async_invoke`` are in flight at once (up to the operator's capacity), so a
+    slow service does not hold up the stream.
+    """
+
+    @abstractmethod
+    async def async_invoke(self, value: IN) -> List[OUT]:
+        """The results for ``value`` (a list). Raise to fail the job."""
+
+    def timeout(self, value: IN) -> List[OUT]:
+        """The results when ``async_invoke`` did not finish in time; by default it raises."""
+        raise TimeoutError("Async function call has timed out for input: " + str(value))
+
+
+class AsyncFunctionDescriptor:
+    """What an async wait operator runs: the function and how its calls are made."""
+
+    class OutputMode(Enum):
+        ORDERED = 0
+        UNORDERED = 1
+
+    def __init__(self, async_function: AsyncFunction, timeout, capacity: int,
+                 async_retry_strategy: "AsyncRetryStrategy", output_mode: "OutputMode"):
+        self.async_function = async_function
+        self.timeout = timeout
+        self.capacity = capacity
+        self.async_retry_strategy = async_retry_strategy
+        self.output_mode = output_mode
+
+
+class AsyncRetryPredicate(ABC, Generic[OUT]):
+    """When an asynchronous call is tried again: on its result, or on its exception."""
+
+    @abstractmethod
+    def result_predicate(self) -> Optional[Callable[[List[OUT]], bool]]:
+        """A predicate on the results that asks for another attempt, or None."""
+
+    @abstractmethod
+    def exception_predicate(self) -> Optional[Callable[[Exception], bool]]:
+        """A predicate on the exception that asks for another attempt, or None."""
+
+
+class AsyncRetryStrategy(ABC, Generic[OUT]):
+    """How often and after which delay an asynchronous call is tried again."""
+
+    @abstractmethod
+    def can_retry(self, current_attempts: int) -> bool:
+        """Whether another attempt may follow attempt number ``current_attempts``."""
+
+    @abstractmethod
+    def get_backoff_time_millis(self, current_attempts: int) -> int:
+        """The delay before the next attempt."""
+
+    @abstractmethod
+    def get_retry_predicate(self) -> AsyncRetryPredicate[OUT]:
+        """When to try again."""
+
+    @staticmethod
+    def no_restart() -> "AsyncRetryStrategy":
+        from pystream.datastream import async_retry_strategies
+
+        return async_retry_strategies.NO_RETRY_STRATEGY
+
+    @staticmethod
+    def fixed_delay(max_attempts: int, backoff_time_millis: int,
+                    result_predicate: Optional[Callable[[List[OUT]], bool]],
+                    exception_predicate: Optional[Callable[[Exception], bool]]
+                    ) -> "AsyncRetryStrategy":
+        from pystream.datastream.async_retry_strategies import FixedDelayRetryStrategy
+
+        return FixedDelayRetryStrategy(max_attempts, backoff_time_millis, result_predicate,
+                                       exception_predicate)
+
+    @staticmethod
+    def exponential_backoff(max_attempts: int, initial_delay: int, max_retry_delay: int,
+                            multiplier: float,
+                            result_predicate: Optional[Callable[[List[OUT]], bool]],
+                            exception_predicate: Optional[Callable[[Exception], bool]]
+                            ) -> "AsyncRetryStrategy":
+        from pystream.datastream.async_retry_strategies import (
+            ExponentialBackoffDelayRetryStrategy,
+        )
+
+        return ExponentialBackoffDelayRetryStrategy(max_attempts, initial_delay,
+                                                    max_retry_delay, multiplier,
+                                                    result_predicate, exception_predicate)
 
 
 class SourceFunction:

@@ -304,11 +304,14 @@ class StateTtlConfig:
 
     def __init__(self, update_type: "StateTtlConfig.UpdateType",
                  state_visibility: "StateTtlConfig.StateVisibility",
-                 ttl_time_characteristic: "StateTtlConfig.TtlTimeCharacteristic", ttl: Time):
+                 ttl_time_characteristic: "StateTtlConfig.TtlTimeCharacteristic", ttl: Time,
+                 cleanup_strategies: Optional["StateTtlConfig.CleanupStrategies"] = None):
         self._update_type = update_type
         self._state_visibility = state_visibility
         self._ttl_time_characteristic = ttl_time_characteristic
         self._ttl = ttl
+        self._cleanup_strategies = cleanup_strategies or StateTtlConfig.CleanupStrategies({},
+                                                                                           True)
 
     @staticmethod
     def new_builder(ttl) -> "StateTtlConfig.Builder":
@@ -329,6 +332,9 @@ class StateTtlConfig:
     def is_enabled(self) -> bool:
         return self._update_type is not StateTtlConfig.UpdateType.Disabled
 
+    def get_cleanup_strategies(self) -> "StateTtlConfig.CleanupStrategies":
+        return self._cleanup_strategies
+
     def ttl_millis(self) -> int:
         ttl = self._ttl
         return ttl.to_milliseconds() if isinstance(ttl, (Time, Duration)) else int(ttl)
@@ -343,6 +349,8 @@ class StateTtlConfig:
             self._update_type = StateTtlConfig.UpdateType.OnCreateAndWrite
             self._state_visibility = StateTtlConfig.StateVisibility.NeverReturnExpired
             self._ttl_time_characteristic = StateTtlConfig.TtlTimeCharacteristic.ProcessingTime
+            self._strategies: Dict = {}
+            self._is_cleanup_in_background = True
 
         def set_update_type(self, update_type) -> "StateTtlConfig.Builder":
             self._update_type = update_type
@@ -365,8 +373,9 @@ class StateTtlConfig:
         def never_return_expired(self) -> "StateTtlConfig.Builder":
             return self.set_state_visibility(StateTtlConfig.StateVisibility.NeverReturnExpired)
 
-        def set_ttl_time_characteristic(self, characteristic) -> "StateTtlConfig.Builder":
-            self._ttl_time_characteristic = characteristic
+        def set_ttl_time_characteristic(self, ttl_time_characteristic
+                                        ) -> "StateTtlConfig.Builder":
+            self._ttl_time_characteristic = ttl_time_characteristic
             return self
 
         def use_processing_time(self) -> "StateTtlConfig.Builder":
@@ -374,20 +383,32 @@ class StateTtlConfig:
                 StateTtlConfig.TtlTimeCharacteristic.ProcessingTime)
 
         def cleanup_full_snapshot(self) -> "StateTtlConfig.Builder":
-            """Expired values are dropped when read (pystream always cleans up lazily)."""
+            """Recorded: expired values are dropped when read (pystream cleans up lazily)."""
+            strategies = StateTtlConfig.CleanupStrategies
+            self._strategies[strategies.Strategies.FULL_STATE_SCAN_SNAPSHOT] = \
+                strategies.EMPTY_STRATEGY
             return self
 
         def cleanup_incrementally(self, cleanup_size: int = 5,
                                   run_cleanup_for_every_record: bool = False):
-            """Expired values are dropped when read (pystream always cleans up lazily)."""
+            """Recorded: expired values are dropped when read (pystream cleans up lazily)."""
+            strategies = StateTtlConfig.CleanupStrategies
+            self._strategies[strategies.Strategies.INCREMENTAL_CLEANUP] = \
+                strategies.IncrementalCleanupStrategy(cleanup_size, run_cleanup_for_every_record)
             return self
 
         def cleanup_in_rocksdb_compact_filter(self, query_time_after_num_entries: int = 1000,
                                               periodic_compaction_time=None):
-            """Expired values are dropped when read (pystream always cleans up lazily)."""
+            """Recorded: expired values are dropped when read (pystream cleans up lazily)."""
+            strategies = StateTtlConfig.CleanupStrategies
+            self._strategies[strategies.Strategies.ROCKSDB_COMPACTION_FILTER] = \
+                strategies.RocksdbCompactFilterCleanupStrategy(query_time_after_num_entries,
+                                                               periodic_compaction_time)
             return self
 
         def disable_cleanup_in_background(self) -> "StateTtlConfig.Builder":
+            """Recorded (see ``CleanupStrategies.is_cleanup_in_background``)."""
+            self._is_cleanup_in_background = False
             return self
 
         def set_ttl(self, ttl) -> "StateTtlConfig.Builder":
@@ -396,4 +417,71 @@ class StateTtlConfig:
 
         def build(self) -> "StateTtlConfig":
             return StateTtlConfig(self._update_type, self._state_visibility,
-                                  self._ttl_time_characteristic, self._ttl)
+                                  self._ttl_time_characteristic, self._ttl,
+                                  StateTtlConfig.CleanupStrategies(
+                                      dict(self._strategies), self._is_cleanup_in_background))
+
+    class CleanupStrategies:
+        """When expired state is cleaned up. pystream always drops an expired value when it is
+        read; the strategies are recorded."""
+
+        class Strategies(Enum):
+            FULL_STATE_SCAN_SNAPSHOT = 0
+            INCREMENTAL_CLEANUP = 1
+            ROCKSDB_COMPACTION_FILTER = 2
+
+        class CleanupStrategy(ABC):
+            """Base interface for cleanup strategies configurations."""
+
+        class EmptyCleanupStrategy(CleanupStrategy):
+            pass
+
+        class IncrementalCleanupStrategy(CleanupStrategy):
+            """Incremental cleanup of expired state."""
+
+            def __init__(self, cleanup_size: int, run_cleanup_for_every_record: bool):
+                self._cleanup_size = cleanup_size
+                self._run_cleanup_for_every_record = run_cleanup_for_every_record
+
+            def get_cleanup_size(self) -> int:
+                return self._cleanup_size
+
+            def run_cleanup_for_every_record(self) -> bool:
+                return self._run_cleanup_for_every_record
+
+        class RocksdbCompactFilterCleanupStrategy(CleanupStrategy):
+            """Cleanup while RocksDB compacts."""
+
+            def __init__(self, query_time_after_num_entries: int,
+                         periodic_compaction_time: Optional[Duration] = None):
+                self._query_time_after_num_entries = query_time_after_num_entries
+                self._periodic_compaction_time = periodic_compaction_time \
+                    if periodic_compaction_time else Duration.of_days(30)
+
+            def get_query_time_after_num_entries(self) -> int:
+                return self._query_time_after_num_entries
+
+            def get_periodic_compaction_time(self) -> Duration:
+                return self._periodic_compaction_time
+
+        EMPTY_STRATEGY = EmptyCleanupStrategy()
+
+        def __init__(self, strategies: Dict, is_cleanup_in_background: bool):
+            self._strategies = strategies
+            self._is_cleanup_in_background = is_cleanup_in_background
+
+        def is_cleanup_in_background(self) -> bool:
+            return self._is_cleanup_in_background
+
+        def in_full_snapshot(self) -> bool:
+            return self.Strategies.FULL_STATE_SCAN_SNAPSHOT in self._strategies
+
+        def get_incremental_cleanup_strategy(self):
+            default = self.IncrementalCleanupStrategy(5, False) \
+                if self._is_cleanup_in_background else None
+            return self._strategies.get(self.Strategies.INCREMENTAL_CLEANUP, default)
+
+        def get_rocksdb_compact_filter_cleanup_strategy(self):
+            default = self.RocksdbCompactFilterCleanupStrategy(1000) \
+                if self._is_cleanup_in_background else None
+            return self._strategies.get(self.Strategies.ROCKSDB_COMPACTION_FILTER, default)

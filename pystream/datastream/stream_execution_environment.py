@@ -2,25 +2,38 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, List, Optional
+import os
+from typing import Any, Dict, Iterable, List, Optional
 
 from pystream import graph
 from pystream.common.configuration import Configuration
 from pystream.common.execution_config import ExecutionConfig
+from pystream.common.io import InputFormat
 from pystream.common.job import JobClient, JobExecutionResult
 from pystream.common.typeinfo import TypeInformation, Types
 from pystream.common.watermark_strategy import WatermarkStrategy
-from pystream.datastream.checkpoint_config import CheckpointConfig
+from pystream.datastream.checkpoint_config import (
+    CheckpointConfig,
+    CheckpointingMode,
+    duration_millis,
+)
 from pystream.datastream.connectors.base import Source
 from pystream.datastream.connectors.collection import CollectionSource, SocketSource
 from pystream.datastream.data_stream import DataStream
 from pystream.datastream.execution_mode import RuntimeExecutionMode
+from pystream.datastream.slot_sharing_group import SlotSharingGroup
 from pystream.errors import PystreamError, UnsupportedFeatureError
 
 __all__ = ["StreamExecutionEnvironment"]
 
 _MODE_KEY = "execution.runtime-mode"
 _PARALLELISM_KEY = "parallelism.default"
+_BUFFER_TIMEOUT_KEY = "execution.buffer-timeout.interval"
+_BUFFER_TIMEOUT_ENABLED_KEY = "execution.buffer-timeout.enabled"
+_CHANGELOG_KEY = "state.changelog.enabled"
+_SAVEPOINT_DIR_KEYS = ("execution.checkpointing.savepoint-dir", "state.savepoints.dir")
+_CHAIN_DIFFERENT_MAX_PARALLELISM_KEY = \
+    "pipeline.operator-chaining.chain-operators-with-different-max-parallelism"
 
 
 class StreamExecutionEnvironment:
@@ -37,6 +50,8 @@ class StreamExecutionEnvironment:
         self._sinks: List[graph.Sink] = []
         self._chaining = True
         self._checkpoint_config = CheckpointConfig(self._configuration)
+        self._slot_sharing_groups: Dict[str, SlotSharingGroup] = {}
+        self._default_local_parallelism: Optional[int] = None
         mode = self._configuration.get_string(_MODE_KEY, "STREAMING").upper()
         self._runtime_mode = RuntimeExecutionMode[mode]
         if self._configuration.contains_key(_PARALLELISM_KEY):
@@ -104,7 +119,8 @@ class StreamExecutionEnvironment:
     def is_chaining_enabled(self) -> bool:
         return self._chaining
 
-    def enable_checkpointing(self, interval: int, mode=None) -> "StreamExecutionEnvironment":
+    def enable_checkpointing(self, interval: int, mode: Optional[CheckpointingMode] = None
+                             ) -> "StreamExecutionEnvironment":
         """Checkpoint every ``interval`` ms (Spark: one micro-batch every ``interval`` for
         unbounded jobs); with a checkpoint directory a restarted job resumes its state."""
         self._checkpoint_config.set_checkpoint_interval(interval)
@@ -121,9 +137,85 @@ class StreamExecutionEnvironment:
     def get_checkpointing_mode(self):
         return self._checkpoint_config.get_checkpointing_mode()
 
-    def set_buffer_timeout(self, timeout_millis: int):
-        raise UnsupportedFeatureError("set_buffer_timeout: Spark has no network buffer "
-                                      "timeout; latency follows the trigger interval")
+    def get_checkpointing_consistency_mode(self) -> CheckpointingMode:
+        """The checkpointing mode (exactly-once vs. at-least-once)."""
+        return self._checkpoint_config.get_checkpointing_mode()
+
+    def is_unaligned_checkpoints_enabled(self) -> bool:
+        """Whether unaligned checkpoints are enabled (recorded)."""
+        return self._checkpoint_config.is_unaligned_checkpoints_enabled()
+
+    def is_force_unaligned_checkpoints(self) -> bool:
+        """Whether unaligned checkpoints are force-enabled (recorded)."""
+        return self._checkpoint_config.is_force_unaligned_checkpoints()
+
+    # -- tuning calls of Flink's runtime that Spark has no equivalent for: recorded (in the
+    #    configuration under Flink's keys, so ``%conf`` shows them), never an error
+
+    def set_buffer_timeout(self, timeout_millis: int) -> "StreamExecutionEnvironment":
+        """The maximum time between two flushes of the output buffers: recorded (Spark has no
+        network buffers; latency follows the trigger interval). ``-1`` flushes only full
+        buffers."""
+        if timeout_millis < -1:
+            raise ValueError("Timeout of buffer must be non-negative or -1")
+        if timeout_millis == -1:
+            self._configuration.set_string(_BUFFER_TIMEOUT_ENABLED_KEY, "false")
+        else:
+            self._configuration.set_string(_BUFFER_TIMEOUT_ENABLED_KEY, "true")
+            self._configuration.set_string(_BUFFER_TIMEOUT_KEY, "%d ms" % timeout_millis)
+        return self
+
+    def get_buffer_timeout(self) -> int:
+        """The buffer timeout set with ``set_buffer_timeout`` (default 100 ms; -1: disabled)."""
+        if not self._configuration.get_boolean(_BUFFER_TIMEOUT_ENABLED_KEY, True):
+            return -1
+        return duration_millis(self._configuration.get_string(_BUFFER_TIMEOUT_KEY, "100 ms"))
+
+    def register_slot_sharing_group(self, slot_sharing_group: SlotSharingGroup
+                                    ) -> "StreamExecutionEnvironment":
+        """Register a slot sharing group with its resource spec: recorded (Spark schedules
+        tasks on executors, without slots)."""
+        self._slot_sharing_groups[slot_sharing_group.get_name()] = slot_sharing_group
+        return self
+
+    def is_chaining_of_operators_with_different_max_parallelism_enabled(self) -> bool:
+        """Whether operators that have a different max parallelism can be chained."""
+        return self._configuration.get_boolean(_CHAIN_DIFFERENT_MAX_PARALLELISM_KEY, True)
+
+    def enable_changelog_state_backend(self, enabled: bool) -> "StreamExecutionEnvironment":
+        """Enable the change log of the state backend: recorded (Spark's state store
+        checkpoints its own changes)."""
+        self._configuration.set_boolean(_CHANGELOG_KEY, enabled)
+        return self
+
+    def is_changelog_state_backend_enabled(self) -> Optional[bool]:
+        """Whether the change log is enabled, or None if it was never set."""
+        if not self._configuration.contains_key(_CHANGELOG_KEY):
+            return None
+        return self._configuration.get_boolean(_CHANGELOG_KEY, False)
+
+    def set_default_savepoint_directory(self, directory: str) -> "StreamExecutionEnvironment":
+        """The default savepoint directory: recorded (Spark has no savepoints; checkpoints go
+        to the checkpoint directory)."""
+        self._configuration.set_string(_SAVEPOINT_DIR_KEYS[0], directory)
+        return self
+
+    def get_default_savepoint_directory(self) -> Optional[str]:
+        """The default savepoint directory of this job, or None."""
+        for key in _SAVEPOINT_DIR_KEYS:
+            value = self._configuration.get_string(key, None)
+            if value:
+                return value
+        return None
+
+    def get_default_local_parallelism(self) -> int:
+        """The default parallelism of local execution (default: the number of cores)."""
+        return self._default_local_parallelism or os.cpu_count() or 1
+
+    def set_default_local_parallelism(self, parallelism: int) -> None:
+        """Sets the default parallelism of local execution: recorded (the local Spark
+        session's cores decide, see ``pystream.session``)."""
+        self._default_local_parallelism = parallelism
 
     # -- dependencies (PyFlink's configuration keys; applied at every job, see
     #    pystream.dependencies: they reach Spark's Python workers in local mode, on a cluster
@@ -238,6 +330,15 @@ class StreamExecutionEnvironment:
         return self.from_source(source_func, WatermarkStrategy.no_watermarks(), source_name,
                                 type_info)
 
+    def create_input(self, input_format: InputFormat,
+                     type_info: Optional[TypeInformation] = None) -> DataStream:
+        """A stream read with an InputFormat (``type_info``, else the format's produced type).
+        PyFlink's input formats are Java ones: a job reading one fails when compiled."""
+        if type_info is None and hasattr(input_format, "get_produced_type"):
+            type_info = input_format.get_produced_type()
+        return self._source(_InputFormatSource(input_format), "Custom Source",
+                            type_info or Types.PICKLED_BYTE_ARRAY())
+
     def read_text_file(self, file_path: str, charset_name: str = "UTF-8") -> DataStream:
         """The lines of a text file (or of the files of a directory), bounded."""
         from pystream.datastream.connectors.file_system import FileSource, StreamFormat
@@ -341,6 +442,17 @@ class StreamExecutionEnvironment:
 
     def close(self) -> None:
         self._sinks = []
+
+
+class _InputFormatSource(Source):
+    """The source of ``env.create_input``."""
+
+    def __init__(self, input_format: InputFormat):
+        super().__init__()
+        self.input_format = input_format
+
+    def __repr__(self):
+        return "create_input(%r) (a Java input format)" % (self.input_format,)
 
 
 def _natural_type(source: Source) -> TypeInformation:

@@ -9,10 +9,13 @@ state and fires it from timers (see ``pystream.runtime.windows``).
 """
 from __future__ import annotations
 
+import struct
 from abc import ABC, abstractmethod
 from enum import Enum
+from io import BytesIO
 from typing import Any, Callable, Collection, Generic, Iterable, TypeVar, Union
 
+from pystream.common.serializer import TypeSerializer
 from pystream.common.time import Duration, Time, to_millis
 from pystream.common.typeinfo import Types
 from pystream.datastream.functions import ReduceFunction
@@ -27,6 +30,7 @@ __all__ = [
     "TumblingEventTimeWindows", "SlidingProcessingTimeWindows", "SlidingEventTimeWindows",
     "ProcessingTimeSessionWindows", "EventTimeSessionWindows",
     "DynamicProcessingTimeSessionWindows", "DynamicEventTimeSessionWindows", "GlobalWindows",
+    "TimeWindowSerializer", "CountWindowSerializer", "GlobalWindowSerializer",
 ]
 
 T = TypeVar("T")
@@ -153,6 +157,37 @@ class GlobalWindow(Window):
 
     def __repr__(self):
         return "GlobalWindow"
+
+
+class TimeWindowSerializer(TypeSerializer[TimeWindow]):
+    """The serializer of TimeWindows (start and end, 8 bytes each, big-endian)."""
+
+    def serialize(self, element: TimeWindow, stream: BytesIO) -> None:
+        stream.write(struct.pack(">qq", element.start, element.end))
+
+    def deserialize(self, stream: BytesIO) -> TimeWindow:
+        return TimeWindow(*struct.unpack(">qq", stream.read(16)))
+
+
+class CountWindowSerializer(TypeSerializer[CountWindow]):
+    """The serializer of CountWindows (the id, 8 bytes, big-endian)."""
+
+    def serialize(self, element: CountWindow, stream: BytesIO) -> None:
+        stream.write(struct.pack(">q", element.id))
+
+    def deserialize(self, stream: BytesIO) -> CountWindow:
+        return CountWindow(struct.unpack(">q", stream.read(8))[0])
+
+
+class GlobalWindowSerializer(TypeSerializer[GlobalWindow]):
+    """The serializer of the GlobalWindow (one byte)."""
+
+    def serialize(self, element: GlobalWindow, stream: BytesIO) -> None:
+        stream.write(b"\x00")
+
+    def deserialize(self, stream: BytesIO) -> GlobalWindow:
+        stream.read(1)
+        return GlobalWindow.get()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -323,8 +358,14 @@ class _ContinuousTrigger(Trigger[Any, TimeWindow]):
             ctx.register_processing_time_timer(time)
 
     def _next(self, time: int, window, ctx) -> None:
+        self.register_next_fire_timestamp(time, window, ctx,
+                                          ctx.get_partitioned_state(self.state_desc))
+
+    def register_next_fire_timestamp(self, time: int, window: TimeWindow,
+                                     ctx: "Trigger.TriggerContext", fire_timestamp_state) -> None:
+        """Register the next firing, ``interval`` after ``time`` (at most the window's end)."""
         next_fire = min(time + self.interval, window.max_timestamp())
-        ctx.get_partitioned_state(self.state_desc).add(next_fire)
+        fire_timestamp_state.add(next_fire)
         self._register(ctx, next_fire)
 
     def on_element(self, element, timestamp, window, ctx):

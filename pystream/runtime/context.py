@@ -6,6 +6,9 @@ from typing import Dict, Optional
 
 from pystream.datastream.functions import RuntimeContext
 
+NO_TIMESTAMP = -(2 ** 63)
+"""What ``ctx.timestamp()`` gives for a record without a timestamp (Flink's Long.MIN_VALUE)."""
+
 
 @dataclass(frozen=True)
 class TaskInfo:

@@ -41,8 +41,14 @@ def java_double(x: float, single: bool = False) -> str:
 
 
 def _shortest_float32(x: float) -> str:
-    """The shortest decimal text that reads back as the same 32-bit float as ``x``."""
+    """Java's text of the 32-bit float of ``x``: ``x``'s own digits when it was read from
+    that text (a job's client gets Java's text, see ``records.column_decoder``), else the
+    shortest decimal text that reads back as the same 32-bit float."""
     as32 = struct.unpack("f", struct.pack("f", x))[0]
+    own = repr(x)
+    if len(own.lstrip("-0.").replace(".", "").split("e")[0].rstrip("0")) <= 9 and \
+            struct.unpack("f", struct.pack("f", float(own)))[0] == as32:
+        return own
     for precision in range(1, 10):
         text = "%.*g" % (precision, as32)
         if struct.unpack("f", struct.pack("f", float(text)))[0] == as32:
@@ -51,16 +57,20 @@ def _shortest_float32(x: float) -> str:
 
 
 def _big_decimal(d: decimal.Decimal) -> str:
-    text = format(d, "f")
-    if "." in text:
-        text = text.rstrip("0").rstrip(".") if d == d.to_integral_value() else text.rstrip("0")
-    return text
+    """Java's BigDecimal.toString: Python's text of a Decimal (same notation rules), with no
+    negative zero."""
+    return str(d.copy_abs() if d.is_zero() else d)
 
 
 def _timestamp(dt: datetime.datetime) -> str:
     base = dt.strftime("%Y-%m-%d %H:%M:%S")
     frac = ("%06d" % dt.microsecond).rstrip("0") or "0"
     return "%s.%s" % (base, frac)
+
+
+def python_row_string(row: Row) -> str:
+    """How PyFlink prints a ROW record: its kind and ``str()`` of each field."""
+    return "%s[%s]" % (row.get_row_kind(), ",".join(str(v) for v in row._values))
 
 
 def java_string(value, type_info: TypeInformation) -> str:

@@ -18,7 +18,7 @@ from pystream.datastream.functions import (
     TimerService,
 )
 from pystream.datastream.output_tag import OutputTag
-from pystream.runtime.context import StreamingRuntimeContext, TaskInfo
+from pystream.runtime.context import NO_TIMESTAMP, StreamingRuntimeContext, TaskInfo
 from pystream.runtime.errors import operator_failure
 from pystream.runtime.records import PICKLE_PROTOCOL
 from pystream.runtime.state import _MISSING, KeyScope, StateAccess, value_checker
@@ -107,8 +107,8 @@ class _Context(KeyedProcessFunction.OnTimerContext, KeyedCoProcessFunction.OnTim
     def timer_service(self) -> TimerService:
         return self._timers
 
-    def timestamp(self) -> Optional[int]:
-        return self._timestamp
+    def timestamp(self) -> int:
+        return NO_TIMESTAMP if self._timestamp is None else self._timestamp
 
     def time_domain(self) -> TimeDomain:
         return self._domain

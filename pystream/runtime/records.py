@@ -111,16 +111,36 @@ def _integers(array: pa.Array) -> list:
     return [None if d is None else int(d) for d in array.to_pylist()]
 
 
-def column_decoder(type_info: TypeInformation) -> ColumnDecoder:
-    """A function from one Arrow column of ``type_info`` to a list of Python values."""
+def _decimals(array: pa.Array) -> list:
+    make = decimal.Decimal
+    return [None if d is None else make(d) for d in array.to_pylist()]
+
+
+def _client_floats(array: pa.Array) -> list:
+    if not pa.types.is_string(array.type):  # not cast by Spark (see sinks.client_frame)
+        array = array.cast(pa.string())
+    return [None if f is None else float(f) for f in array.to_pylist()]
+
+
+def column_decoder(type_info: TypeInformation, client: bool = False) -> ColumnDecoder:
+    """A function from one Arrow column of ``type_info`` to a list of Python values.
+
+    ``client``: the values a job hands to its client (collect, print), where FLOAT values
+    arrive as Java's text of the 32-bit float (0.43333334) as in PyFlink, not as the exact
+    double of those 32 bits (0.4333333373069763) that Python functions see.
+    """
+    if client and type_info == BasicTypeInfo(BasicType.FLOAT):
+        return _client_floats
     if isinstance(type_info, PickledBytesTypeInfo):
         return _unpickle
     if isinstance(type_info, InstantTypeInfo):
         return _instants
     if type_info == BasicTypeInfo(BasicType.BIG_INT):
         return _integers
+    if type_info == BasicTypeInfo(BasicType.BIG_DEC):
+        return _decimals
     if isinstance(type_info, _CompositeTypeInfo):
-        children = [column_decoder(t) for t in type_info.get_field_types()]
+        children = [column_decoder(t, client) for t in type_info.get_field_types()]
         make = _record_maker(type_info)
 
         def decode_struct(array: pa.Array) -> list:
@@ -136,9 +156,9 @@ def column_decoder(type_info: TypeInformation) -> ColumnDecoder:
 
         return decode_struct
     if isinstance(type_info, MapTypeInfo):
-        key_dec = column_decoder(type_info._key_type_info)
-        val_dec = column_decoder(type_info._value_type_info)
-        if _needs_conversion(type_info):
+        key_dec = column_decoder(type_info._key_type_info, client)
+        val_dec = column_decoder(type_info._value_type_info, client)
+        if _needs_conversion(type_info, client):
             def decode_map(array: pa.Array) -> list:
                 offsets = array.offsets.to_pylist()
                 keys, items = key_dec(array.keys), val_dec(array.items)
@@ -150,8 +170,8 @@ def column_decoder(type_info: TypeInformation) -> ColumnDecoder:
             return decode_map
         return lambda array: [None if kv is None else dict(kv) for kv in array.to_pylist()]
     if isinstance(type_info, _ElementTypeInfo) and not _is_bytes(type_info):
-        if _needs_conversion(type_info.element_type):
-            elem_dec = column_decoder(type_info.element_type)
+        if _needs_conversion(type_info.element_type, client):
+            elem_dec = column_decoder(type_info.element_type, client)
 
             def decode_list(array: pa.Array) -> list:
                 if isinstance(array, pa.ChunkedArray):
@@ -169,13 +189,18 @@ def _is_bytes(type_info: TypeInformation) -> bool:
             and type_info.element_type == BasicTypeInfo(BasicType.BYTE))
 
 
-def _needs_conversion(type_info: TypeInformation) -> bool:
+_CONVERTED_NUMBERS = (BasicTypeInfo(BasicType.BIG_INT), BasicTypeInfo(BasicType.BIG_DEC))
+
+
+def _needs_conversion(type_info: TypeInformation, client: bool = False) -> bool:
     """Whether Arrow's own ``to_pylist`` would not give the PyFlink value."""
     if isinstance(type_info, (PickledBytesTypeInfo, InstantTypeInfo, _CompositeTypeInfo,
-                              MapTypeInfo)) or type_info == BasicTypeInfo(BasicType.BIG_INT):
+                              MapTypeInfo)) or type_info in _CONVERTED_NUMBERS:
+        return True
+    if client and type_info == BasicTypeInfo(BasicType.FLOAT):
         return True
     if isinstance(type_info, _ElementTypeInfo):
-        return _needs_conversion(type_info.element_type)
+        return _needs_conversion(type_info.element_type, client)
     return False
 
 
@@ -187,10 +212,12 @@ def _record_maker(type_info: TypeInformation):
     return lambda values: make(list(values), names)
 
 
-def batch_decoder(type_info: TypeInformation) -> Callable[[list], list]:
-    """A function from the data columns of a batch (a list of Arrow arrays) to values."""
+def batch_decoder(type_info: TypeInformation,
+                  client: bool = False) -> Callable[[list], list]:
+    """A function from the data columns of a batch (a list of Arrow arrays) to values
+    (``client``: as the job's client gets them, see ``column_decoder``)."""
     if isinstance(type_info, _CompositeTypeInfo):
-        decoders = [column_decoder(t) for t in type_info.get_field_types()]
+        decoders = [column_decoder(t, client) for t in type_info.get_field_types()]
         if isinstance(type_info, TupleTypeInfo):
             def decode_tuples(columns):
                 return list(zip(*[dec(col) for dec, col in zip(decoders, columns)]))
@@ -202,8 +229,22 @@ def batch_decoder(type_info: TypeInformation) -> Callable[[list], list]:
             fields = [dec(col) for dec, col in zip(decoders, columns)]
             return [make(list(values), names) for values in zip(*fields)]
         return decode_rows
-    decoder = column_decoder(type_info)
+    decoder = column_decoder(type_info, client)
     return lambda columns: decoder(columns[0])
+
+
+def as_collected(values: list, type_info: TypeInformation) -> list:
+    """Values of a stream of ``type_info`` as PyFlink's ``execute_and_collect`` gives them
+    (Java's conversion of a top-level value): a BIG_DEC with a positive exponent comes
+    without it (1E+3 -> 1000), a SQL_TIME without its fraction of a second. Inside records
+    values keep both."""
+    if type_info == BasicTypeInfo(BasicType.BIG_DEC):
+        integral = decimal.Decimal(1)
+        return [d if d is None or d.as_tuple().exponent <= 0 else d.quantize(integral)
+                for d in values]
+    if isinstance(type_info, TimeTypeInfo):
+        return [t if t is None else t.replace(microsecond=0) for t in values]
+    return values
 
 
 # ---------------------------------------------------------------------------------------------
@@ -234,6 +275,12 @@ def column_encoder(type_info: TypeInformation) -> ColumnEncoder:
                       for v in values]
             return pa.array(micros, pa.int64()).cast(target)
         return encode_instants
+
+    if type_info == BasicTypeInfo(BasicType.BIG_DEC):
+        def encode_decimals(values):
+            _check_kinds(values, (decimal.Decimal, numbers.Integral), type_info)
+            return pa.array([None if v is None else str(v) for v in values], pa.string())
+        return encode_decimals
 
     if isinstance(type_info, _CompositeTypeInfo):
         names = type_info.get_field_names()
@@ -380,7 +427,8 @@ def spark_row_fields(type_info: TypeInformation) -> Optional[Callable[[Any], dic
 
 def _plain_for_spark(type_info: TypeInformation) -> bool:
     if isinstance(type_info, BasicTypeInfo):
-        return type_info._basic_type not in (BasicType.INSTANT, BasicType.BIG_INT)
+        return type_info._basic_type not in (BasicType.INSTANT, BasicType.BIG_INT,
+                                             BasicType.BIG_DEC)
     if isinstance(type_info, (DateTypeInfo, TimestampTypeInfo)):
         return True
     if isinstance(type_info, LocalTimeTypeInfo):
@@ -411,4 +459,5 @@ def batch_encoder(type_info: TypeInformation) -> Callable[[list], List[pa.Array]
 
 
 __all__ = ["RecordTypeError", "column_names", "column_types", "arrow_type", "column_decoder",
-           "column_encoder", "batch_decoder", "batch_encoder", "PICKLE_PROTOCOL", "VALUE_COLUMN"]
+           "column_encoder", "batch_decoder", "batch_encoder", "as_collected", "is_missing",
+           "PICKLE_PROTOCOL", "VALUE_COLUMN"]

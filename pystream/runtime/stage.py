@@ -15,6 +15,7 @@ from typing import Callable, Iterator, List, Optional
 import pyarrow as pa
 
 from pystream.common.typeinfo import PickledBytesTypeInfo
+from pystream.common.types import Row
 from pystream.common.watermark_strategy import TimestampAssigner
 from pystream.datastream.functions import (
     FilterFunction,
@@ -27,7 +28,7 @@ from pystream.datastream.functions import (
 )
 from pystream.datastream.output_tag import OutputTag
 from pystream.runtime import records
-from pystream.runtime.context import StreamingRuntimeContext, TaskInfo
+from pystream.runtime.context import NO_TIMESTAMP, StreamingRuntimeContext, TaskInfo
 from pystream.runtime.errors import operator_failure
 from pystream.runtime.layout import TS, Layout, timestamps_from_arrow, timestamps_to_arrow
 
@@ -38,10 +39,11 @@ MIN_WATERMARK = -(2 ** 63)
 class OpSpec:
     """One operator of a fused stage."""
 
-    kind: str  # 'map' | 'flat_map' | 'filter' | 'process' | 'timestamps' | 'key' | 'partition'
+    kind: str  # map | flat_map | filter | process | async | timestamps | key | partition
     fn: Callable
     label: str
     info: TaskInfo
+    row_names: Optional[tuple] = None  # the field names of a declared ROW output type
 
 
 _METHOD = {"map": (MapFunction, "map"), "flat_map": (FlatMapFunction, "flat_map"),
@@ -88,8 +90,8 @@ class _ProcessContext(ProcessFunction.Context):
     def timer_service(self) -> TimerService:
         return self._timers
 
-    def timestamp(self) -> Optional[int]:
-        return self._timestamp
+    def timestamp(self) -> int:
+        return NO_TIMESTAMP if self._timestamp is None else self._timestamp
 
 
 class _Op:
@@ -97,20 +99,32 @@ class _Op:
 
     def __init__(self, spec: OpSpec):
         self.spec = spec
-        self.call = bind(spec.kind, spec.fn)
+        self.call = bind(spec.kind, spec.fn) if spec.kind in _METHOD else None
         self.run = getattr(self, "_" + spec.kind)
+        if spec.row_names is not None:
+            self.run = self._naming(self.run, list(spec.row_names))
         self.ctx = _ProcessContext() if spec.kind == "process" else None
+        self.function = spec.fn
+        self.waits = None
+        if spec.kind == "async":
+            from pystream.runtime.async_io import AsyncRunner
+
+            self.function, self.waits = spec.fn.async_function, AsyncRunner(spec.fn, spec.label)
 
     def open(self):
-        if isinstance(self.spec.fn, Function):
+        if isinstance(self.function, Function):
             try:
-                self.spec.fn.open(StreamingRuntimeContext(self.spec.info))
+                self.function.open(StreamingRuntimeContext(self.spec.info))
             except Exception as e:  # noqa: BLE001 - any user error is reported
                 raise operator_failure(e, self.spec.label) from None
+        if self.waits is not None:
+            self.waits.open()
 
     def close(self):
-        if isinstance(self.spec.fn, Function):
-            self.spec.fn.close()
+        if self.waits is not None:
+            self.waits.close()
+        if isinstance(self.function, Function):
+            self.function.close()
 
     def _map(self, values, ts, side):
         return list(map(self.call, values)), ts
@@ -145,6 +159,21 @@ class _Op:
                     out.append(o)
                     out_ts.append(t)
         return out, (out_ts if ts is not None else None)
+
+    @staticmethod
+    def _naming(run, names: list):
+        """``run``, whose Row outputs without field names get those of the declared type
+        (as PyFlink's do: ``Row(1, 2)`` returned as ROW_NAMED(['a', 'b']) has ``.a``)."""
+        def named(values, ts, side):
+            values, ts = run(values, ts, side)
+            for v in values:
+                if type(v) is Row and v._fields is None:
+                    v._fields = names
+            return values, ts
+        return named
+
+    def _async(self, values, ts, side):
+        return self.waits.run(values, ts)
 
     def _timestamps(self, values, ts, side):
         f = self.call

@@ -15,7 +15,7 @@ def test_types_map_to_spark_types():
     assert [t.spark_type() for t in cases] == [
         st.BooleanType(), st.ByteType(), st.ShortType(), st.IntegerType(), st.LongType(),
         st.FloatType(), st.DoubleType(), st.StringType(), st.StringType(),
-        st.DecimalType(38, 0), st.DecimalType(38, 18), st.DateType(), st.TimeType(6),
+        st.DecimalType(38, 0), st.StringType(), st.DateType(), st.TimeType(6),
         st.TimestampNTZType(), st.DateType(), st.TimeType(6), st.TimestampNTZType(),
         st.TimestampType(), st.BinaryType(), st.BinaryType(),
         st.ArrayType(st.IntegerType(), False), st.ArrayType(st.StringType()),

@@ -2,7 +2,7 @@
 import pytest
 
 from pystream.common import Types
-from pystream.datastream.functions import MapFunction
+from pystream.datastream.functions import MapFunction, SourceFunction
 from pystream.datastream.state import ValueStateDescriptor
 from pystream.errors import JobExecutionError, PystreamError, UnsupportedFeatureError
 from tests.helpers import collect
@@ -72,5 +72,10 @@ def test_state_value_not_fitting_its_descriptor(env):
 
 
 def test_unsupported_calls_name_the_feature(env):
-    with pytest.raises(UnsupportedFeatureError, match="set_buffer_timeout"):
-        env.set_buffer_timeout(10)
+    with pytest.raises(UnsupportedFeatureError, match="SourceFunction wraps a Java source"):
+        SourceFunction(object())
+
+
+def test_tuning_calls_without_a_spark_equivalent_are_recorded(env):
+    env.set_buffer_timeout(10)
+    assert env.get_buffer_timeout() == 10

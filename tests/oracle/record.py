@@ -1,6 +1,7 @@
 """Record what real PyFlink prints for each oracle program (the expected outputs).
 
-Each program under ``tests/table/programs`` and ``tests/sql/programs`` is a PyFlink program
+Each program under ``tests/table/programs``, ``tests/sql/programs`` and
+``tests/conformance/programs`` is a PyFlink program
 (``from pyflink...``); this script runs it on real PyFlink 2.3 in a fresh process and writes
 its standard output to ``<program>.out`` beside it. CI never runs PyFlink: it runs the same
 programs on pystream (``tests/table/test_programs.py``) and compares with these files.
@@ -21,7 +22,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-DIRECTORIES = [ROOT / "tests" / "table" / "programs", ROOT / "tests" / "sql" / "programs"]
+DIRECTORIES = [ROOT / "tests" / "table" / "programs", ROOT / "tests" / "sql" / "programs",
+               ROOT / "tests" / "conformance" / "programs"]
 
 
 def programs(names=()):

@@ -9,7 +9,7 @@ from pystream.runtime.formatting import java_string
 CASES = [
     (True, Types.BOOLEAN(), "true"), (1.5, Types.DOUBLE(), "1.5"), (1e20, Types.DOUBLE(), "1.0E20"),
     (0.1 + 0.2, Types.FLOAT(), "0.3"), (3, Types.INT(), "3"), ("x", Types.STRING(), "x"),
-    (decimal.Decimal("1.250000"), Types.BIG_DEC(), "1.25"),
+    (decimal.Decimal("1.250000"), Types.BIG_DEC(), "1.250000"),
     (datetime.date(2020, 1, 2), Types.SQL_DATE(), "2020-01-02"),
     (datetime.time(1, 2, 3), Types.SQL_TIME(), "01:02:03"),
     (datetime.datetime(2020, 1, 2, 3, 4, 5, 123000), Types.SQL_TIMESTAMP(),

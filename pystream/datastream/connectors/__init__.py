@@ -2,6 +2,16 @@
 from pystream.datastream.connectors.base import Boundedness, DeliveryGuarantee, Sink, Source
 from pystream.datastream.connectors.datagen import DataGeneratorSource
 from pystream.datastream.connectors.discarding import DiscardingSink
+from pystream.datastream.connectors.dynamic_kafka import (
+    DynamicKafkaSource,
+    DynamicKafkaSourceBuilder,
+    KafkaMetadataService,
+    KafkaRecordDeserializationSchema,
+    KafkaStreamSetSubscriber,
+    KafkaStreamSubscriber,
+    SingleClusterTopicMetadataService,
+    StreamPatternSubscriber,
+)
 from pystream.datastream.connectors.file_system import (
     BucketAssigner,
     FileEnumeratorProvider,
@@ -27,6 +37,13 @@ from pystream.datastream.connectors.kafka import (
     Semantic,
 )
 from pystream.datastream.connectors.number_seq import NumberSequenceSource
+from pystream.datastream.connectors.pulsar import (
+    PulsarSource,
+    PulsarSourceBuilder,
+    StartCursor,
+    StopCursor,
+)
+from pystream.datastream.connectors.rabbitmq import RMQConnectionConfig, RMQSink, RMQSource
 
 __all__ = ["Source", "Sink", "Boundedness", "DeliveryGuarantee", "NumberSequenceSource",
            "DataGeneratorSource", "DiscardingSink", "BucketAssigner", "FileEnumeratorProvider",
@@ -34,4 +51,8 @@ __all__ = ["Source", "Sink", "Boundedness", "DeliveryGuarantee", "NumberSequence
            "FileSource", "FileSourceBuilder", "FileSplitAssignerProvider", "OutputFileConfig",
            "RollingPolicy", "StreamFormat", "StreamingFileSink", "KafkaSource", "KafkaSink",
            "FlinkKafkaConsumer", "FlinkKafkaProducer", "Semantic", "JdbcSink",
-           "JdbcConnectionOptions", "JdbcExecutionOptions"]
+           "JdbcConnectionOptions", "JdbcExecutionOptions", "DynamicKafkaSource",
+           "DynamicKafkaSourceBuilder", "KafkaMetadataService", "KafkaRecordDeserializationSchema",
+           "KafkaStreamSetSubscriber", "KafkaStreamSubscriber", "StreamPatternSubscriber",
+           "SingleClusterTopicMetadataService", "PulsarSource", "PulsarSourceBuilder",
+           "StartCursor", "StopCursor", "RMQSource", "RMQSink", "RMQConnectionConfig"]

@@ -327,6 +327,11 @@ class FileSink(Sink):
     def __repr__(self):
         return "FileSink(%s)" % self.base_path
 
+    def get_transformer(self) -> None:
+        """The stream transformer PyFlink applies before a bulk writer: none, pystream's
+        writers take the records as they are."""
+        return None
+
     class BaseBuilder:
         def __init__(self, base_path: str, encoder=None, writer_factory=None):
             self._base_path = base_path
@@ -393,13 +398,18 @@ class StreamingFileSink(FileSink):
 
     name = "StreamingFileSink"
 
-    class DefaultRowFormatBuilder(FileSink.RowFormatBuilder):
+    class BaseBuilder(FileSink.BaseBuilder):
+        def with_rolling_policy(self, policy: RollingPolicy):
+            return super().with_rolling_policy(policy)
+
         def _sink_class(self):
             return StreamingFileSink
 
-    class DefaultBulkFormatBuilder(FileSink.BulkFormatBuilder):
-        def _sink_class(self):
-            return StreamingFileSink
+    class DefaultRowFormatBuilder(BaseBuilder, FileSink.RowFormatBuilder):
+        pass
+
+    class DefaultBulkFormatBuilder(BaseBuilder, FileSink.BulkFormatBuilder):
+        pass
 
     @staticmethod
     def for_row_format(base_path: str, encoder: Encoder

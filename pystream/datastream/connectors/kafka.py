@@ -338,6 +338,11 @@ class KafkaSink(Sink):
     def __repr__(self):
         return "KafkaSink(%s)" % (self.record_serializer.topic or "topic selector")
 
+    def get_transformer(self) -> None:
+        """The stream transformer PyFlink applies before the sink (for topic selectors): none,
+        pystream's sink applies the record serializer itself."""
+        return None
+
 
 class KafkaSinkBuilder:
     """Configures a KafkaSink; ``build()`` checks that it is complete."""
@@ -385,32 +390,9 @@ class KafkaSinkBuilder:
 # the legacy API
 
 
-class FlinkKafkaConsumer(KafkaSource):
-    """The legacy Kafka source for ``env.add_source`` (deprecated in Flink 1.16): starts
-    from the group's committed offsets (falling back to ``auto.offset.reset``, default
-    latest) unless told otherwise."""
-
-    def __init__(self, topics: Union[str, List[str]],
-                 deserialization_schema: DeserializationSchema, properties: Dict):
-        warnings.warn("Deprecated in 1.16. Use KafkaSource instead.", DeprecationWarning,
-                      stacklevel=2)
-        if "bootstrap.servers" not in properties:
-            raise ValueError("properties must contain 'bootstrap.servers'")
-        builder = (KafkaSource.builder().set_bootstrap_servers(properties["bootstrap.servers"])
-                   .set_topics(*([topics] if isinstance(topics, str) else topics))
-                   .set_value_only_deserializer(deserialization_schema)
-                   .set_properties({k: v for k, v in properties.items()
-                                    if k != "bootstrap.servers"}))
-        reset = {"earliest": KafkaOffsetResetStrategy.EARLIEST,
-                 "none": KafkaOffsetResetStrategy.NONE}.get(
-            str(properties.get("auto.offset.reset", "latest")).lower(),
-            KafkaOffsetResetStrategy.LATEST)
-        builder.set_starting_offsets(KafkaOffsetsInitializer.committed_offsets(reset)
-                                     if "group.id" in properties
-                                     else KafkaOffsetsInitializer(
-                                         "earliest" if reset is KafkaOffsetResetStrategy.EARLIEST
-                                         else "latest"))
-        super().__init__(builder)
+class FlinkKafkaConsumerBase(KafkaSource):
+    """Base of the legacy Kafka consumers: where they start and whether they commit
+    offsets."""
 
     def set_commit_offsets_on_checkpoints(self, commit_on_checkpoints: bool
                                           ) -> "FlinkKafkaConsumer":
@@ -443,6 +425,34 @@ class FlinkKafkaConsumer(KafkaSource):
         return self.produced_type
 
 
+class FlinkKafkaConsumer(FlinkKafkaConsumerBase):
+    """The legacy Kafka source for ``env.add_source`` (deprecated in Flink 1.16): starts
+    from the group's committed offsets (falling back to ``auto.offset.reset``, default
+    latest) unless told otherwise."""
+
+    def __init__(self, topics: Union[str, List[str]],
+                 deserialization_schema: DeserializationSchema, properties: Dict):
+        warnings.warn("Deprecated in 1.16. Use KafkaSource instead.", DeprecationWarning,
+                      stacklevel=2)
+        if "bootstrap.servers" not in properties:
+            raise ValueError("properties must contain 'bootstrap.servers'")
+        builder = (KafkaSource.builder().set_bootstrap_servers(properties["bootstrap.servers"])
+                   .set_topics(*([topics] if isinstance(topics, str) else topics))
+                   .set_value_only_deserializer(deserialization_schema)
+                   .set_properties({k: v for k, v in properties.items()
+                                    if k != "bootstrap.servers"}))
+        reset = {"earliest": KafkaOffsetResetStrategy.EARLIEST,
+                 "none": KafkaOffsetResetStrategy.NONE}.get(
+            str(properties.get("auto.offset.reset", "latest")).lower(),
+            KafkaOffsetResetStrategy.LATEST)
+        builder.set_starting_offsets(KafkaOffsetsInitializer.committed_offsets(reset)
+                                     if "group.id" in properties
+                                     else KafkaOffsetsInitializer(
+                                         "earliest" if reset is KafkaOffsetResetStrategy.EARLIEST
+                                         else "latest"))
+        super().__init__(builder)
+
+
 class Semantic(Enum):
     """The delivery guarantee of a FlinkKafkaProducer."""
 
@@ -451,7 +461,26 @@ class Semantic(Enum):
     NONE = 2
 
 
-class FlinkKafkaProducer(KafkaSink):
+class FlinkKafkaProducerBase(KafkaSink):
+    """Base of the legacy Kafka producers."""
+
+    def set_log_failures_only(self, log_failures_only: bool) -> "FlinkKafkaProducer":
+        self.properties["log.failures.only"] = str(log_failures_only).lower()
+        return self
+
+    def set_flush_on_checkpoint(self, flush_on_checkpoint: bool) -> "FlinkKafkaProducer":
+        return self
+
+    def set_write_timestamp_to_kafka(self, write_timestamp_to_kafka: bool
+                                     ) -> "FlinkKafkaProducer":
+        self.properties["write.timestamp"] = str(write_timestamp_to_kafka).lower()
+        return self
+
+    def ignore_failures_after_transaction_timeout(self) -> "FlinkKafkaProducer":
+        return self
+
+
+class FlinkKafkaProducer(FlinkKafkaProducerBase):
     """The legacy Kafka sink for ``add_sink`` (deprecated in Flink 1.15)."""
 
     name = "FlinkKafkaProducer"
@@ -472,18 +501,3 @@ class FlinkKafkaProducer(KafkaSink):
             if key != "bootstrap.servers":
                 builder.set_property(key, value)
         super().__init__(builder)
-
-    def set_log_failures_only(self, log_failures_only: bool) -> "FlinkKafkaProducer":
-        self.properties["log.failures.only"] = str(log_failures_only).lower()
-        return self
-
-    def set_flush_on_checkpoint(self, flush_on_checkpoint: bool) -> "FlinkKafkaProducer":
-        return self
-
-    def set_write_timestamp_to_kafka(self, write_timestamp_to_kafka: bool
-                                     ) -> "FlinkKafkaProducer":
-        self.properties["write.timestamp"] = str(write_timestamp_to_kafka).lower()
-        return self
-
-    def ignore_failures_after_transaction_timeout(self) -> "FlinkKafkaProducer":
-        return self

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import json
 
+from pystream.common.io import InputFormat
 from pystream.common.serialization import (
     AvroRowDeserializationSchema,
     AvroRowSerializationSchema,
 )
+from pystream.common.typeinfo import TypeInformation
 from pystream.errors import UnsupportedFeatureError
 
 __all__ = ["AvroSchema", "GenericRecordAvroTypeInfo", "AvroInputFormat", "AvroBulkWriters",
@@ -45,18 +47,35 @@ def _generic_records(what: str):
                                   "AvroRowDeserializationSchema" % what)
 
 
-class GenericRecordAvroTypeInfo:
-    """Streams of Avro GenericRecords (not supported)."""
+class GenericRecordAvroTypeInfo(TypeInformation):
+    """Streams of Avro GenericRecords: a job whose stream has this type fails when compiled."""
 
     def __init__(self, schema: AvroSchema):
+        self._schema = schema
+
+    def spark_type(self):
         _generic_records("GenericRecordAvroTypeInfo")
 
+    def _key(self):
+        return (str(self._schema),)
 
-class AvroInputFormat:
-    """Reading Avro container files (not supported)."""
+    def __repr__(self):
+        return "GenericRecordAvroTypeInfo(%s)" % self._schema
+
+
+class AvroInputFormat(InputFormat):
+    """Reads Avro container files as GenericRecords (``env.create_input``): a job reading it
+    fails when compiled."""
 
     def __init__(self, path: str, schema: AvroSchema):
-        _generic_records("AvroInputFormat")
+        self.path = path
+        self.schema = schema
+
+    def get_produced_type(self) -> GenericRecordAvroTypeInfo:
+        return GenericRecordAvroTypeInfo(self.schema)
+
+    def __repr__(self):
+        return "AvroInputFormat(%s)" % self.path
 
 
 class AvroBulkWriters:
