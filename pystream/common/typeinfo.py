@@ -423,8 +423,10 @@ class RowTypeInfo(_CompositeTypeInfo):
     """Records of type ``Row``; fields are named ``f0, f1, ...`` unless names are given."""
 
     def __repr__(self):
+        if self._field_names is None:  # as PyFlink: names only where they were given
+            return "RowTypeInfo(%s)" % ", ".join(str(t) for t in self._field_types)
         return "RowTypeInfo(%s)" % ", ".join(
-            "%s: %s" % (n, t) for n, t in zip(self.get_field_names(), self._field_types))
+            "%s: %s" % (n, t) for n, t in zip(self._field_names, self._field_types))
 
 
 class TupleTypeInfo(_CompositeTypeInfo):

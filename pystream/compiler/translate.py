@@ -11,7 +11,6 @@ from functools import singledispatchmethod
 from typing import Dict, List, Optional, Set, Tuple
 
 from pystream import graph
-from pystream.common.typeinfo import RowTypeInfo
 from pystream.compiler.flow import Flow
 from pystream.compiler.settings import JobSettings
 from pystream.errors import PystreamError
@@ -72,13 +71,10 @@ class Compiler:
     # -- helpers
 
     def parallelism_of(self, node: graph.Node, inherited: Optional[int]) -> Optional[int]:
-        """The operator's parallelism: its own, else the environment's if set explicitly,
-        else its input's (so a stream keeps its order through a chain of operators)."""
-        if node.meta.parallelism:
-            return node.meta.parallelism
-        if self.settings.parallelism_explicit or inherited is None:
-            return self.settings.parallelism
-        return inherited
+        """The operator's parallelism: its own, else the environment's default (as in Flink:
+        after a non-parallel source such as ``from_collection`` the next operator runs at
+        the default parallelism, its input rebalanced over its instances)."""
+        return node.meta.parallelism or self.settings.parallelism
 
     def task_info(self, node: graph.Node, parallelism: Optional[int]) -> TaskInfo:
         return TaskInfo(task_name=node.meta.name, parallelism=parallelism or 1,
@@ -92,12 +88,10 @@ class Compiler:
         return shipped(obj, self.settings.dependencies)
 
     def op(self, node: graph.Node, kind: str, fn, parallelism: Optional[int]) -> OpSpec:
-        names = None
-        if kind in ("map", "flat_map", "process", "async") and \
-                isinstance(node.output_type, RowTypeInfo):
-            names = tuple(node.output_type.get_field_names())
+        declared = node.output_type if kind in ("map", "flat_map", "process", "async") \
+            else None
         return OpSpec(kind=kind, fn=fn, label=node.meta.label(),
-                      info=self.task_info(node, parallelism), row_names=names)
+                      info=self.task_info(node, parallelism), output_type=declared)
 
     def materialize(self, flow: Flow, layout: Optional[Layout] = None,
                     key_op: Optional[OpSpec] = None, side_tags: tuple = ()) -> Flow:
@@ -115,10 +109,13 @@ class Compiler:
 
     def repartitioned(self, flow: Flow, parallelism: Optional[int]) -> Flow:
         """``flow`` with ``parallelism`` partitions (a rebalance), if it differs."""
+        from pystream.runtime.partitioning import RoundRobin
+
         if parallelism is None or parallelism == flow.parallelism:
             return flow
-        flow = self.materialize(flow)
-        return flow.but(df=flow.df.repartition(parallelism), parallelism=parallelism)
+        op = OpSpec(kind="partition", fn=RoundRobin(parallelism), label="Rebalance",
+                    info=TaskInfo("Rebalance", parallelism, self.settings.max_parallelism))
+        return self._partition_by(flow, parallelism, op)
 
     def keyed_input(self, key_by: graph.KeyBy, parallelism: Optional[int], pickled: bool) -> Flow:
         """The input of ``key_by`` with its ``__key`` column (values pickled if ``pickled``)."""
@@ -363,8 +360,10 @@ class Compiler:
         if strategy == "custom":
             return self._partition_custom(node, flow, p)
         if strategy in ("rebalance", "rescale"):
-            df = flow.df.repartition(p)
-        elif strategy == "shuffle":
+            from pystream.runtime.partitioning import RoundRobin
+
+            return self._partition_by(flow, p, self.op(node, "partition", RoundRobin(p), p))
+        if strategy == "shuffle":
             df = flow.df.repartition(p, F.rand())
         elif strategy == "global":
             df, p = flow.df.repartition(1), 1
@@ -376,13 +375,17 @@ class Compiler:
         return flow.but(df=df, parallelism=p, chain_open=False)
 
     def _partition_custom(self, node: graph.Partition, flow: Flow, p: int) -> Flow:
-        from pyspark.sql import functions as F
-
         from pystream.runtime.partitioning import CustomPartitionKey
 
         chooser = CustomPartitionKey(node.partitioner, node.key_selector, p)
-        chosen = self.materialize(flow, flow.layout.but(partition_ids=True),
-                                  key_op=self.op(node, "partition", chooser, p))
+        return self._partition_by(flow, p, self.op(node, "partition", chooser, p))
+
+    def _partition_by(self, flow: Flow, p: int, op: OpSpec) -> Flow:
+        """``flow`` over ``p`` partitions, each record in the one the partition op names."""
+        from pyspark.sql import functions as F
+
+        layout = flow.layout.but(type_info=flow.type_info, partition_ids=True)
+        chosen = self.materialize(flow, layout, key_op=op)
         df = chosen.df.repartitionById(p, F.col(PID)).drop(PID)
         return chosen.but(df=df, layout=chosen.layout.but(partition_ids=False), parallelism=p,
                           chain_open=False)

@@ -8,7 +8,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Union
 
 from pystream import graph
-from pystream.common.typeinfo import TupleTypeInfo, TypeInformation, Types
+from pystream.common.typeinfo import RowTypeInfo, TupleTypeInfo, TypeInformation, Types
 from pystream.common.watermark_strategy import WatermarkStrategy
 from pystream.datastream import keyed_functions as kf
 
@@ -128,7 +128,11 @@ class DataStream:
         return self._configure(buffer_timeout=timeout_millis)
 
     def get_type(self) -> TypeInformation:
-        return self._node.output_type
+        """The type of the stream's records (a ROW's fields named, as Flink names them)."""
+        t = self._node.output_type
+        if isinstance(t, RowTypeInfo) and t._field_names is None:
+            return RowTypeInfo(t.get_field_types(), t.get_field_names())
+        return t
 
     def get_execution_environment(self) -> "StreamExecutionEnvironment":
         return self._env

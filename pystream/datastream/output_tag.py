@@ -1,7 +1,7 @@
 """``OutputTag``: names a side output."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Union
 
 from pystream.common.typeinfo import TypeInformation, Types
 
@@ -14,11 +14,15 @@ class OutputTag:
     >>> late = OutputTag('late', Types.STRING())
     """
 
-    def __init__(self, tag_id: str, type_info: Optional[TypeInformation] = None):
+    def __init__(self, tag_id: str, type_info: Optional[Union[TypeInformation, list]] = None):
         if not tag_id:
             raise ValueError("OutputTag tag_id cannot be empty")
         self.tag_id = tag_id
-        self.type_info = type_info if type_info is not None else Types.PICKLED_BYTE_ARRAY()
+        if type_info is None:
+            type_info = Types.PICKLED_BYTE_ARRAY()
+        elif isinstance(type_info, list):  # a list of field types is a ROW, as in PyFlink
+            type_info = Types.ROW(type_info)
+        self.type_info = type_info
 
     def __eq__(self, other):
         return isinstance(other, OutputTag) and self.tag_id == other.tag_id

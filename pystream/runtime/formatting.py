@@ -86,8 +86,8 @@ def _java(value, t) -> str:
     if isinstance(t, RowTypeInfo):
         fields = value._values if isinstance(value, Row) else list(value)
         kind = str(value.get_row_kind()) if isinstance(value, Row) else "+I"
-        return "%s[%s]" % (kind, ",".join(_java(v, ft) for v, ft in
-                                          zip(fields, t.get_field_types())))
+        return "%s[%s]" % (kind, ", ".join(_java(v, ft) for v, ft in
+                                           zip(fields, t.get_field_types())))
     if isinstance(t, TupleTypeInfo):
         return "(%s)" % ",".join(_java(v, ft) for v, ft in zip(value, t.get_field_types()))
     if isinstance(t, MapTypeInfo):

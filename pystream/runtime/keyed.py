@@ -337,8 +337,12 @@ class KeyedHost:
                 append((None, item, timestamp))
             elif kind is tuple and len(item) == 2 and isinstance(item[0], OutputTag):
                 self.emit(item[0].tag_id, item[1], timestamp)
-            elif kind is Timestamped:
-                self.emit(None, item.value, item.timestamp)
+            elif kind is Timestamped:  # a window function's result, maybe to a side output
+                value = item.value
+                if type(value) is tuple and len(value) == 2 and isinstance(value[0], OutputTag):
+                    self.emit(value[0].tag_id, value[1], item.timestamp)
+                else:
+                    self.emit(None, value, item.timestamp)
             else:
                 append((None, freeze(item), timestamp))
 

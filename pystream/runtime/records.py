@@ -156,19 +156,11 @@ def column_decoder(type_info: TypeInformation, client: bool = False) -> ColumnDe
 
         return decode_struct
     if isinstance(type_info, MapTypeInfo):
-        key_dec = column_decoder(type_info._key_type_info, client)
-        val_dec = column_decoder(type_info._value_type_info, client)
-        if _needs_conversion(type_info, client):
-            def decode_map(array: pa.Array) -> list:
-                offsets = array.offsets.to_pylist()
-                keys, items = key_dec(array.keys), val_dec(array.items)
-                base = offsets[0] if len(keys) == offsets[-1] - offsets[0] else 0
-                valid = array.is_valid().to_pylist()
-                return [dict(zip(keys[lo - base:hi - base], items[lo - base:hi - base]))
-                        if ok else None
-                        for ok, lo, hi in zip(valid, offsets, offsets[1:])]
-            return decode_map
-        return lambda array: [None if kv is None else dict(kv) for kv in array.to_pylist()]
+        from pystream.runtime.shapes import shaper
+
+        ordered = shaper(type_info)  # read back as Java's HashMap iterates
+        plain = _map_decoder(type_info, client)
+        return lambda array: [ordered(m) for m in plain(array)]
     if isinstance(type_info, _ElementTypeInfo) and not _is_bytes(type_info):
         if _needs_conversion(type_info.element_type, client):
             elem_dec = column_decoder(type_info.element_type, client)
@@ -182,6 +174,23 @@ def column_decoder(type_info: TypeInformation, client: bool = False) -> ColumnDe
             return decode_list
         return _plain
     return _plain
+
+
+def _map_decoder(type_info: MapTypeInfo, client: bool) -> ColumnDecoder:
+    """Dicts of a MAP column, keys in the order Spark holds them."""
+    key_dec = column_decoder(type_info._key_type_info, client)
+    val_dec = column_decoder(type_info._value_type_info, client)
+    if _needs_conversion(type_info, client):
+        def decode_map(array: pa.Array) -> list:
+            offsets = array.offsets.to_pylist()
+            keys, items = key_dec(array.keys), val_dec(array.items)
+            base = offsets[0] if len(keys) == offsets[-1] - offsets[0] else 0
+            valid = array.is_valid().to_pylist()
+            return [dict(zip(keys[lo - base:hi - base], items[lo - base:hi - base]))
+                    if ok else None
+                    for ok, lo, hi in zip(valid, offsets, offsets[1:])]
+        return decode_map
+    return lambda array: [None if kv is None else dict(kv) for kv in array.to_pylist()]
 
 
 def _is_bytes(type_info: TypeInformation) -> bool:
@@ -237,13 +246,15 @@ def as_collected(values: list, type_info: TypeInformation) -> list:
     """Values of a stream of ``type_info`` as PyFlink's ``execute_and_collect`` gives them
     (Java's conversion of a top-level value): a BIG_DEC with a positive exponent comes
     without it (1E+3 -> 1000), a SQL_TIME without its fraction of a second. Inside records
-    values keep both."""
+    values keep both; a byte array comes as a list of signed ints."""
     if type_info == BasicTypeInfo(BasicType.BIG_DEC):
         integral = decimal.Decimal(1)
         return [d if d is None or d.as_tuple().exponent <= 0 else d.quantize(integral)
                 for d in values]
     if isinstance(type_info, TimeTypeInfo):
         return [t if t is None else t.replace(microsecond=0) for t in values]
+    if _is_bytes(type_info):  # Java's byte[] as a list of signed bytes
+        return [b if b is None else [x - 256 if x > 127 else x for x in b] for b in values]
     return values
 
 

@@ -14,8 +14,7 @@ from typing import Callable, Iterator, List, Optional
 
 import pyarrow as pa
 
-from pystream.common.typeinfo import PickledBytesTypeInfo
-from pystream.common.types import Row
+from pystream.common.typeinfo import PickledBytesTypeInfo, TypeInformation
 from pystream.common.watermark_strategy import TimestampAssigner
 from pystream.datastream.functions import (
     FilterFunction,
@@ -31,6 +30,7 @@ from pystream.runtime import records
 from pystream.runtime.context import NO_TIMESTAMP, StreamingRuntimeContext, TaskInfo
 from pystream.runtime.errors import operator_failure
 from pystream.runtime.layout import TS, Layout, timestamps_from_arrow, timestamps_to_arrow
+from pystream.runtime.shapes import shaper
 
 MIN_WATERMARK = -(2 ** 63)
 
@@ -43,7 +43,7 @@ class OpSpec:
     fn: Callable
     label: str
     info: TaskInfo
-    row_names: Optional[tuple] = None  # the field names of a declared ROW output type
+    output_type: Optional[TypeInformation] = None  # declared: values take its PyFlink shape
 
 
 _METHOD = {"map": (MapFunction, "map"), "flat_map": (FlatMapFunction, "flat_map"),
@@ -101,8 +101,9 @@ class _Op:
         self.spec = spec
         self.call = bind(spec.kind, spec.fn) if spec.kind in _METHOD else None
         self.run = getattr(self, "_" + spec.kind)
-        if spec.row_names is not None:
-            self.run = self._naming(self.run, list(spec.row_names))
+        shape = shaper(spec.output_type) if spec.output_type is not None else None
+        if shape is not None:
+            self.run = self._shaping(self.run, shape)
         self.ctx = _ProcessContext() if spec.kind == "process" else None
         self.function = spec.fn
         self.waits = None
@@ -161,16 +162,13 @@ class _Op:
         return out, (out_ts if ts is not None else None)
 
     @staticmethod
-    def _naming(run, names: list):
-        """``run``, whose Row outputs without field names get those of the declared type
-        (as PyFlink's do: ``Row(1, 2)`` returned as ROW_NAMED(['a', 'b']) has ``.a``)."""
-        def named(values, ts, side):
+    def _shaping(run, shape):
+        """``run``, whose outputs take the shape PyFlink's serializers give values of the
+        declared type (Rows get its field names, dicts Java's HashMap order)."""
+        def shaped(values, ts, side):
             values, ts = run(values, ts, side)
-            for v in values:
-                if type(v) is Row and v._fields is None:
-                    v._fields = names
-            return values, ts
-        return named
+            return [shape(v) for v in values], ts
+        return shaped
 
     def _async(self, values, ts, side):
         return self.waits.run(values, ts)
@@ -256,7 +254,10 @@ class FusedStage:
                     yield out
 
     def _encoder(self) -> Callable:
-        label = self.ops[-1].label if self.ops else "source"
+        """Encodes the output; a value that does not fit is blamed on the operator that made
+        it (a trailing key or partition op only routes it)."""
+        makers = [op for op in self.ops if op.kind not in ("key", "partition")]
+        label = makers[-1].label if makers else "source"
         return TaggedEncoder(self.output, self.side_tags, label).encode
 
 

@@ -198,8 +198,7 @@ class WindowOperator(KeyedProcessFunction):
         self.allowed_lateness = allowed_lateness
         self.late_tag = late_tag
         self.key_of_all = key_of_all  # window_all: the key is a constant, hide it
-        self.streaming_time_domain = (EVENT if assigner.is_event_time() else PROCESSING) \
-            if _needs_timers(assigner, trigger) else None
+        self.streaming_time_domain = _time_domain(assigner, trigger)
 
     # -- lifecycle
 
@@ -379,6 +378,18 @@ class _Merges(MergingWindowAssigner.MergeCallback):
 
     def merge(self, to_be_merged, merge_result) -> None:
         self.found.append((list(to_be_merged), merge_result))
+
+
+def _time_domain(assigner: WindowAssigner, trigger: Trigger) -> Optional[str]:
+    """The timers the operator fires natively (the other kind when its key is next active):
+    event time for event-time assigners and for a user's own trigger (which may register
+    either kind; on a stream without watermarks the compiler falls back to processing time),
+    processing time for processing-time assigners, none where no trigger needs a timer."""
+    if not _needs_timers(assigner, trigger):
+        return None
+    if assigner.is_event_time() or type(trigger).__module__ != Trigger.__module__:
+        return EVENT
+    return PROCESSING
 
 
 def _needs_timers(assigner: WindowAssigner, trigger: Trigger) -> bool:

@@ -18,7 +18,21 @@ ORDERED = "# oracle: ordered"
 
 # program name -> what pystream is missing to print PyFlink's lines
 NOT_YET = {
+    "types_row_kinds":
+        "Row kinds other than +I are lost where records cross Spark (a ROW travels as columns "
+        "with no kind): '-U[k1,1]' prints as '+I[k1,1]'",
+    "timers_order_across_keys":
+        "timers of several keys due at one watermark fire key by key (Spark visits a key's "
+        "timers at once), where Flink fires them in timestamp order across keys",
 }
+
+# programs that need the watermark to pass between records of one bounded from_collection
+# source (a 2 s pause in a map): pystream reads the collection in one micro-batch, so
+# nothing fires before the later records arrive and nothing is late
+for _name in ("b05_session_windows_late_merge", "windows_allowed_lateness",
+              "timers_fire_before_later_elements"):
+    NOT_YET[_name] = "the watermark does not advance within one micro-batch: " + \
+        "a bounded collection is read at once, so nothing fires before its last record"
 
 
 def cases():

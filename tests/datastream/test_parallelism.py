@@ -71,7 +71,7 @@ def test_runtime_context_knows_task_and_job_parameters(env):
         def map(self, value):
             return self.info
 
-    ds = env.from_collection([1]).map(Info()).name("MyMap")
+    ds = env.from_collection([1]).map(Info()).name("MyMap").set_parallelism(1)
     assert collect_sorted(ds) == [("MyMap", "3", "dflt", "MyMap (1/1)")]
 
 

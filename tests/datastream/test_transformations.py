@@ -18,6 +18,7 @@ def test_map_filter_flat_map_chain_on_typed_stream(env):
 
 
 def test_untyped_values_travel_pickled(env):
+    env.set_parallelism(1)  # in order
     ds = env.from_collection([{"a": 1}, (2, "b"), None, Row(1, "x")]).map(lambda v: [v])
     assert collect(ds) == [[{"a": 1}], [(2, "b")], [None], [Row(1, "x")]]
 

@@ -4,8 +4,9 @@ import decimal
 from pystream.common import Row, RowKind, Types
 from pystream.runtime.formatting import java_string
 
-# As PyFlink's print() shows them (checked on PyFlink 2.3; arrays print as lists, where Flink
-# prints Java array references).
+# Java's toString of the values, as Flink's print sink and text files show them (checked on
+# PyFlink 2.3; arrays print as lists, where Flink prints Java array references). A ROW record
+# given to print() itself is printed by PyFlink in Python (python_row_string).
 CASES = [
     (True, Types.BOOLEAN(), "true"), (1.5, Types.DOUBLE(), "1.5"), (1e20, Types.DOUBLE(), "1.0E20"),
     (0.1 + 0.2, Types.FLOAT(), "0.3"), (3, Types.INT(), "3"), ("x", Types.STRING(), "x"),
@@ -15,9 +16,9 @@ CASES = [
     (datetime.datetime(2020, 1, 2, 3, 4, 5, 123000), Types.SQL_TIMESTAMP(),
      "2020-01-02 03:04:05.123"),
     ({"k": 1}, Types.MAP(Types.STRING(), Types.INT()), "{k=1}"),
-    (Row(1, "aaa"), Types.ROW([Types.INT(), Types.STRING()]), "+I[1,aaa]"),
+    (Row(1, "aaa"), Types.ROW([Types.INT(), Types.STRING()]), "+I[1, aaa]"),
     (Row.of_kind(RowKind.UPDATE_AFTER, 1, None), Types.ROW([Types.INT(), Types.STRING()]),
-     "+U[1,null]"),
+     "+U[1, null]"),
     ((1, "a"), Types.TUPLE([Types.INT(), Types.STRING()]), "(1,a)"),
     ([1.0, 2.0], Types.LIST(Types.DOUBLE()), "[1.0, 2.0]"),
     ((3, "a"), Types.PICKLED_BYTE_ARRAY(), "(3, 'a')"),
