@@ -21,10 +21,15 @@ from pystream.datastream.output_tag import OutputTag
 from pystream.runtime.context import NO_TIMESTAMP, StreamingRuntimeContext, TaskInfo
 from pystream.runtime.errors import operator_failure
 from pystream.runtime.records import PICKLE_PROTOCOL
-from pystream.runtime.state import _MISSING, KeyScope, StateAccess, value_checker
+from pystream.runtime.state import (
+    _MISSING,
+    MAX_WATERMARK,
+    KeyScope,
+    StateAccess,
+    value_checker,
+)
 
 MIN_WATERMARK = -(2 ** 63)
-MAX_WATERMARK = 2 ** 63 - 1
 TIMERS = "__timers"  # state name holding the key's timers: set of (domain, timestamp)
 _UNKNOWN = object()
 

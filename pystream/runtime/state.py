@@ -162,6 +162,9 @@ def namespaced(name: str, namespace) -> str:
     return name if namespace is None else "%s@%r" % (name, namespace)
 
 
+MAX_WATERMARK = 2 ** 63 - 1  # Flink's final watermark: the end of a bounded input
+
+
 class _Handle:
     """Base of the handles: reads and writes the current key's scope, with TTL.
 
@@ -186,7 +189,10 @@ class _Handle:
             return raw
         value, written = raw
         now = int(time.time() * 1000)
-        if now - written >= self._ttl_ms:
+        # timers fired by the end of input fire right after the last record in Flink: what
+        # was alive then is alive for them, however long Spark took to the next batch
+        final = getattr(self._host, "watermark", None) == MAX_WATERMARK
+        if now - written >= self._ttl_ms and not final:
             self._host.scope.delete(self._name)
             return _MISSING
         if self._touch_on_read:
