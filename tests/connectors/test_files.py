@@ -114,6 +114,7 @@ def test_rolling_policy_rolls_at_part_size(batch_env, tmp_path):
     sink = (FileSink.for_row_format(str(tmp_path), Encoder.simple_string_encoder())
             .with_bucket_assigner(BucketAssigner.base_path_bucket_assigner())
             .with_rolling_policy(RollingPolicy.default_rolling_policy(part_size=4)).build())
+    batch_env.set_parallelism(1)  # one writer: its part files roll at 4 bytes
     batch_env.from_collection(["aa", "bb", "cc", "dd", "ee"], Types.STRING()).sink_to(sink)
     batch_env.execute("rolling")
     assert sorted((re.sub(r"-[0-9a-f-]{36}-", "-<uuid>-", p), lines)
