@@ -107,12 +107,11 @@ def _floats_as_java_text(df):
             return st.MapType(t.keyType, as_text(t.valueType), t.valueContainsNull)
         return t
 
-    fields = df.schema.fields
-    if all(as_text(f.dataType) == f.dataType for f in fields):
+    fields = [(f.name, f.dataType, as_text(f.dataType)) for f in df.schema.fields]
+    if all(text == t for _, t, text in fields):
         return df
-    return df.select(*[F.col(f.name).cast(as_text(f.dataType)).alias(f.name)
-                       if as_text(f.dataType) != f.dataType else F.col(f.name)
-                       for f in fields])
+    return df.select(*[F.col(name) if text == t else F.col(name).cast(text).alias(name)
+                       for name, t, text in fields])
 
 
 def _deliver_batch(spark, df, deliver: Callable[[pa.Table], None]) -> None:

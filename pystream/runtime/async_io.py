@@ -75,7 +75,7 @@ class AsyncRunner:
                 results = await asyncio.wait_for(self._attempts(value), timeout)
             else:
                 results = await self._attempts(value)
-        except _Timeout:
+        except asyncio.TimeoutError:  # wait_for's; the function's own errors are _Failed
             results = self._timed_out(value)
         except _Failed as failed:
             raise operator_failure(failed.error, self.label, value) from None
@@ -108,9 +108,6 @@ class AsyncRunner:
 class _Failed(Exception):
     def __init__(self, error: BaseException):
         self.error = error
-
-
-_Timeout = asyncio.TimeoutError
 
 
 def _checked(results: Any, function) -> Iterable:
