@@ -323,13 +323,9 @@ def configure_session(deps: Dependencies) -> None:
 def prepare(deps: Dependencies) -> Bundle:
     """Give the running session what the job needs from it; the job's worker bundle."""
     from pystream import session
-    from pystream.runtime import pysource
 
-    spark = session.get_session()
+    session.get_session()
     configure_session(deps)
-    if not session.is_remote(spark):  # pystream's own source runs with the session's Python
-        session.use_worker_python(None)
-        pysource.register(spark)
     session.use_worker_python(deps.python_executable, deps.interpreter_archive())
     return deps.bundle()
 

@@ -17,7 +17,7 @@ import sys
 import tempfile
 import threading
 from dataclasses import dataclass, field, replace
-from typing import Dict, List, Optional, Set
+from typing import Callable, Dict, List, Optional, Set
 
 __all__ = ["SessionSettings", "configure", "settings", "get_session", "active_session",
            "stop_session", "find_java", "JavaNotFoundError", "default_parallelism", "is_remote",
@@ -401,6 +401,21 @@ def _local_path(path: str) -> str:
 
 def _jar_key(path: str) -> str:
     return os.path.abspath(_local_path(path)) if "://" not in _local_path(path) else path
+
+
+def with_session_python(spark, action: Callable[[], None]) -> None:
+    """Run ``action`` while the session's own Python runs new Python functions (pystream's
+    data sources run with it, whatever Python the job's user functions use)."""
+    if is_remote(spark):
+        action()
+        return
+    context = spark.sparkContext
+    job_python = context.pythonExec
+    context.pythonExec = _default_python or job_python
+    try:
+        action()
+    finally:
+        context.pythonExec = job_python
 
 
 def use_worker_python(executable: Optional[str], archive: Optional[str] = None) -> None:

@@ -20,6 +20,7 @@ from typing import Callable, List, Optional, Set
 
 from pystream import graph
 from pystream.common.job import JobExecutionResult, JobID, JobStatus
+from pystream.compiler.batch_plan import planned
 from pystream.compiler.settings import JobSettings
 from pystream.compiler.sinks import RunningQuery, plan_sink
 from pystream.compiler.translate import Compiler
@@ -63,7 +64,7 @@ class Job:
 
     def __init__(self, spark, settings: JobSettings, sinks: List[graph.Sink]):
         self.spark = spark
-        self.settings = settings
+        self.settings = planned(sinks, settings)
         self.sinks = list(sinks)
         self.job_id = JobID()
         self.name = settings.job_name
@@ -108,7 +109,7 @@ class Job:
             compiler = Compiler(self.spark, self.settings, self.sinks)
             self._temp_dirs = compiler.temp_dirs
             plans = [plan_sink(compiler, sink) for sink in self.sinks]
-            if self.settings.batch:
+            if self.settings.spark_batch:
                 self._run_batch(plans)
             else:
                 self._run_streaming(plans, compiler)

@@ -74,15 +74,19 @@ def sink_plan(sink, compiler, node: graph.Sink) -> SinkPlan:
 
 
 def client_frame(compiler, node: graph.Sink, java_floats: bool = True,
-                 parallelism: Optional[int] = None):
+                 gathered: bool = False):
     """The sink's records as typed columns plus ``__part``, the sink subtask of each record
     (32-bit floats as Java's text of them when ``java_floats``, as a PyFlink client gets
-    them); the sink runs at ``parallelism``, else at the operator's."""
+    them); the sink runs at the operator's parallelism, or, ``gathered``, as one instance
+    that reads the input's partitions in turn (Flink's collect sink; no shuffle: the client
+    fetches them in that order)."""
     from pyspark.sql import functions as F
 
     flow: Flow = compiler.flow(node.input)
-    p = parallelism or compiler.parallelism_of(node, flow.parallelism) or flow.parallelism or 1
-    flow = compiler.repartitioned(flow, p)
+    p = 1 if gathered else \
+        compiler.parallelism_of(node, flow.parallelism) or flow.parallelism or 1
+    if not gathered:
+        flow = compiler.repartitioned(flow, p)
     flow = compiler.materialize(flow, Layout(flow.type_info))
     df = _floats_as_java_text(flow.df) if java_floats else flow.df
     return df.withColumn(PART, F.spark_partition_id()), flow.type_info, p
@@ -223,7 +227,7 @@ def _print(sink: PrintSink, compiler, node: graph.Sink) -> SinkPlan:
 
 @sink_plan.register
 def _collect(sink: CollectSink, compiler, node: graph.Sink) -> SinkPlan:
-    df, type_info, _ = client_frame(compiler, node, parallelism=1)  # Flink's collect sink
+    df, type_info, _ = client_frame(compiler, node, gathered=True)  # Flink's collect sink
     decode = records.batch_decoder(type_info, client=True)
     names = records.column_names(type_info)
 

@@ -16,6 +16,7 @@ from pystream.datastream.connectors.table import TableSource
 from pystream.errors import PystreamError, UnsupportedFeatureError
 from pystream.runtime import pysource, records
 from pystream.runtime.layout import Layout
+from pystream.session import with_session_python
 
 
 def source_flow(compiler, node: graph.Source) -> Flow:
@@ -29,21 +30,24 @@ def source_flow(compiler, node: graph.Source) -> Flow:
 
 
 def read_python_source(compiler, spec: pysource.ReadSpec):
-    """A DataFrame reading ``spec``: through the ``pystream`` Python data source, or, for a
-    streaming read of fixed records on a local session without kept checkpoints, from Parquet
-    files written now (a JVM file source starts in a fraction of the time of a Python
-    streaming source; same records)."""
+    """A DataFrame reading ``spec``: through the ``pystream`` Python data source, or, for
+    fixed records, without a Python worker: a batch job reads one split as a local relation
+    built now, a streaming job on a local session without kept checkpoints reads Parquet
+    files written now (same records, one partition per split)."""
     spark = compiler.spark
     settings = compiler.settings
-    if spec.static and not settings.batch and not settings.checkpoint_dir \
-            and _is_local_classic(spark):
+    reader = spark.read if settings.spark_batch else spark.readStream
+    if spec.static and settings.spark_batch and len(spec.splits()) <= 1:
+        batches = [b for split in spec.splits() for b in spec.read(split)]
+        return spark.createDataFrame(pysource.arrow_table(spec, batches),
+                                     spec.schema()).coalesce(1)
+    if spec.static and not settings.checkpoint_dir and _is_local_classic(spark):
         directory = tempfile.mkdtemp(prefix="pystream-source-")
         compiler.temp_dirs.append(directory)
         pysource.write_parquet(spec, directory)
-        return spark.readStream.schema(spec.schema()).parquet(directory)
-    pysource.register(spark)
+        return reader.schema(spec.schema()).parquet(directory)
+    with_session_python(spark, lambda: pysource.register(spark))
     option = pysource.encode_spec(compiler.ship(spec))
-    reader = spark.read if compiler.settings.batch else spark.readStream
     return reader.format(pysource.FORMAT).option("spec", option).load()
 
 
@@ -79,7 +83,7 @@ def _collection(source: CollectionSource, compiler, node: graph.Source) -> Flow:
 def _number_sequence(source: NumberSequenceSource, compiler, node: graph.Source) -> Flow:
     p = node.meta.parallelism or compiler.settings.parallelism
     layout = Layout(Types.LONG())
-    if compiler.settings.batch:
+    if compiler.settings.spark_batch:
         df = compiler.spark.range(source.start, source.end + 1, 1, p).withColumnRenamed(
             "id", "value")
     else:
@@ -98,6 +102,8 @@ def _data_generator(source: DataGeneratorSource, compiler, node: graph.Source) -
         elif source.rows_per_second:
             df = read_python_source(compiler, pysource.PacedRangeRead(
                 0, source.count - 1, p, source.rows_per_second))
+        elif compiler.settings.spark_batch:
+            df = compiler.spark.range(0, source.count, 1, p).withColumnRenamed("id", "value")
         else:
             df = read_python_source(compiler, pysource.RangeRead(0, source.count - 1, p))
     else:
@@ -148,7 +154,7 @@ def _table(source: TableSource, compiler, node: graph.Source) -> Flow:
     if unbounded:
         return Flow(df=df, layout=layout, type_info=node.output_type, parallelism=None,
                     bounded=False)
-    if not compiler.settings.batch:
+    if not compiler.settings.spark_batch:
         directory = tempfile.mkdtemp(prefix="pystream-table-")
         compiler.temp_dirs.append(directory)
         df.write.mode("overwrite").parquet(directory)

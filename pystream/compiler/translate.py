@@ -155,8 +155,8 @@ class Compiler:
         if node.meta.chaining == "disabled":
             if id(node) not in self.side_tags:
                 flow = self.materialize(flow)
-            flow = flow.but(chain_open=False)
-        return flow
+            return flow.but(chain_open=False)
+        return flow.but(chain_open=True)  # the next operator may chain to this one
 
     @translate.register
     def _side_output(self, node: graph.SideOutput) -> Flow:
@@ -384,11 +384,25 @@ class Compiler:
         """``flow`` over ``p`` partitions, each record in the one the partition op names."""
         from pyspark.sql import functions as F
 
+        from pystream.runtime.partitioning import RoundRobin
+
+        if isinstance(op.fn, RoundRobin) and self.settings.spark_batch:
+            return self._round_robin(flow, p)
         layout = flow.layout.but(type_info=flow.type_info, partition_ids=True)
         chosen = self.materialize(flow, layout, key_op=op)
         df = chosen.df.repartitionById(p, F.col(PID)).drop(PID)
         return chosen.but(df=df, layout=chosen.layout.but(partition_ids=False), parallelism=p,
                           chain_open=False)
+
+    def _round_robin(self, flow: Flow, p: int) -> Flow:
+        """RoundRobin as a Spark expression (batch DataFrames only): the i-th record of each
+        input partition goes to partition i % p, as the Python partitioner sends it."""
+        from pyspark.sql import functions as F
+
+        flow = self.materialize(flow, flow.layout.but(type_info=flow.type_info))
+        index = F.monotonically_increasing_id().bitwiseAND((1 << 33) - 1)  # within partition
+        df = flow.df.repartitionById(p, F.pmod(index, F.lit(p)).cast("int"))
+        return flow.but(df=df, parallelism=p, chain_open=False)
 
     @translate.register
     def _assign_timestamps(self, node: graph.AssignTimestamps) -> Flow:

@@ -540,9 +540,8 @@ class CloseableIterator(Iterator):
         self._limit = limit
         self._queue: "queue.Queue[Any]" = queue.Queue()
         self._job = None
-        self._delivered = 0
         self._closed = False
-        self._buffer: Iterator[Any] = iter(())
+        self._values = self._generate()
         sink.consumer = self._queue.put
 
     def _start(self) -> None:
@@ -558,27 +557,33 @@ class CloseableIterator(Iterator):
         threading.Thread(target=watch, daemon=True, name="pystream-collect").start()
 
     def __iter__(self):
-        return self
+        return self._values  # a generator: a for loop pays no Python call per element
 
     def __next__(self):
-        if self._closed or (self._limit is not None and self._delivered >= self._limit):
-            self.close()
+        if self._closed:
             raise StopIteration
+        return next(self._values)
+
+    def _generate(self) -> Iterator[Any]:
+        """The elements as the job delivers them (a list per Spark batch), up to the limit."""
         if self._job is None:
             self._start()
-        while True:
-            value = next(self._buffer, _DONE)
-            if value is not _DONE:
-                self._delivered += 1
-                return value
+        left = self._limit
+        while not self._closed:
             item = self._get()
-            if item is _DONE:
+            if item is _DONE or isinstance(item, BaseException):
                 self._closed = True
-                raise StopIteration
-            if isinstance(item, BaseException):
-                self._closed = True
+                if item is _DONE:
+                    return
                 raise item
-            self._buffer = iter(item)
+            if left is None:
+                yield from item
+                continue
+            yield from item[:left]
+            left -= min(left, len(item))
+            if not left:
+                self.close()
+                return
 
     def _get(self):
         while True:

@@ -27,6 +27,8 @@ from pystream.errors import PystreamError, UnsupportedFeatureError
 __all__ = ["StreamExecutionEnvironment"]
 
 _MODE_KEY = "execution.runtime-mode"
+# a bounded STREAMING job without state or time may run as a Spark batch job (faster start)
+BOUNDED_AS_BATCH = "pystream.execution.bounded-as-batch"
 _PARALLELISM_KEY = "parallelism.default"
 _BUFFER_TIMEOUT_KEY = "execution.buffer-timeout.interval"
 _BUFFER_TIMEOUT_ENABLED_KEY = "execution.buffer-timeout.enabled"
@@ -371,6 +373,8 @@ class StreamExecutionEnvironment:
             max_parallelism=max(self._config.get_max_parallelism(), 128),
             job_parameters=self._config.get_global_job_parameters(),
             chaining=self._chaining,
+            may_run_as_batch=self._configuration.get_string(
+                BOUNDED_AS_BATCH, "true").lower() != "false",
             checkpoint_dir=self._checkpoint_config.get_checkpoint_storage_dir(),
             checkpoint_interval_ms=(self._checkpoint_config.get_checkpoint_interval()
                                     if self._checkpoint_config.is_checkpointing_enabled()

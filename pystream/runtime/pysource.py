@@ -117,6 +117,13 @@ class _StreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         pass
 
 
+def arrow_table(spec: ReadSpec, batches: List[pa.RecordBatch]) -> pa.Table:
+    """``batches`` of ``spec`` as one Arrow table of its schema."""
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    return pa.Table.from_batches(batches, to_arrow_schema(spec.schema(), timezone="UTC"))
+
+
 def write_parquet(spec: ReadSpec, directory: str) -> None:
     """Write each split of ``spec`` to its own Parquet file in ``directory``."""
     import os
@@ -133,7 +140,8 @@ def write_parquet(spec: ReadSpec, directory: str) -> None:
 
 
 def register(session) -> None:
-    """Make the ``pystream`` format known to ``session`` (idempotent)."""
+    """Make the ``pystream`` format known to ``session`` (idempotent; a job registers it
+    when it first reads one of pystream's sources: registering starts a Python worker)."""
     if getattr(session, "_pystream_source_registered", False):
         return
     session.dataSource.register(PystreamDataSource)

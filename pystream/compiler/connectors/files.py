@@ -54,7 +54,7 @@ class LineDecoder:
 
 
 def _reader(compiler):
-    return compiler.spark.read if compiler.settings.batch else compiler.spark.readStream
+    return compiler.spark.read if compiler.settings.spark_batch else compiler.spark.readStream
 
 
 def _check_paths(source: FileSource, node: graph.Source) -> None:

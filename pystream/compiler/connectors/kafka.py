@@ -88,7 +88,7 @@ def has_spark_kafka(spark) -> bool:
 def _spark_kafka_df(compiler, options: dict):
     from pyspark.sql import functions as F
 
-    reader = compiler.spark.read if compiler.settings.batch else compiler.spark.readStream
+    reader = compiler.spark.read if compiler.settings.spark_batch else compiler.spark.readStream
     df = reader.format("kafka").options(**options).load()
     return df.select(F.col("key"), F.col("value"), F.col("topic"),
                      F.col("partition").cast("int").alias("partition"),
@@ -99,7 +99,7 @@ def _spark_kafka_df(compiler, options: dict):
 def _kafka_source(source: KafkaSource, compiler, node: graph.Source) -> Flow:
     label = node.meta.label()
     p = node.meta.parallelism or compiler.settings.parallelism
-    options = spark_kafka_options(source, compiler.settings.batch)
+    options = spark_kafka_options(source, compiler.settings.spark_batch)
     if options is not None and has_spark_kafka(compiler.spark):
         df = _spark_kafka_df(compiler, options)
     else:

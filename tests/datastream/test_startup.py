@@ -1,0 +1,92 @@
+"""What a job costs before its first record: nothing started or imported that it does not use,
+and a bounded STREAMING job without state or time runs as a Spark batch job."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from pystream import graph
+from pystream.common import Configuration, Types, WatermarkStrategy
+from pystream.compiler.batch_plan import as_batch_reason
+from pystream.compiler.settings import JobSettings
+from pystream.datastream import StreamExecutionEnvironment
+from pystream.datastream.connectors import NumberSequenceSource
+from pystream.datastream.stream_execution_environment import BOUNDED_AS_BATCH
+
+BUILD_A_JOB = """
+import sys
+from pystream.common import Types
+from pystream.datastream import StreamExecutionEnvironment
+import pystream.table, pystream.datastream.connectors, pystream.common
+
+env = StreamExecutionEnvironment.get_execution_environment()
+env.from_collection([1, 2, 3], Types.INT()).map(lambda x: x + 1).key_by(lambda x: x % 2) \\
+    .reduce(lambda a, b: a + b).print()
+loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("pyspark", "py4j", "pandas"))
+assert not loaded, loaded
+"""
+
+
+def test_importing_pystream_and_building_a_job_imports_no_spark():
+    """Spark (and pandas) load when a job runs, not when the API is imported or used."""
+    done = subprocess.run([sys.executable, "-c", BUILD_A_JOB], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+
+
+def sinks_of(env: StreamExecutionEnvironment):
+    return list(env._sinks)
+
+
+def stateless_job():
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.from_collection([1, 2, 3], Types.INT()).map(lambda x: x * 2, Types.INT()) \
+        .filter(lambda x: x > 2).print()
+    return env
+
+
+def test_a_bounded_stateless_streaming_job_may_run_as_batch():
+    assert as_batch_reason(sinks_of(stateless_job()), JobSettings(batch=False))
+
+
+@pytest.mark.parametrize("why", ["keyed state", "timestamps", "checkpointing", "unbounded",
+                                 "switched off"])
+def test_what_keeps_a_streaming_job_streaming(why):
+    env = StreamExecutionEnvironment.get_execution_environment()
+    settings = JobSettings(batch=False)
+    if why == "unbounded":
+        env.socket_text_stream("localhost", 9).print()
+    else:
+        ds = env.from_source(NumberSequenceSource(1, 10), WatermarkStrategy.no_watermarks(), "n")
+        if why == "keyed state":
+            ds = ds.key_by(lambda x: x % 2).reduce(lambda a, b: a + b)
+        elif why == "timestamps":
+            ds = ds.assign_timestamps_and_watermarks(
+                WatermarkStrategy.for_monotonous_timestamps())
+        elif why == "checkpointing":
+            settings = JobSettings(batch=False, checkpoint_interval_ms=1000)
+        elif why == "switched off":
+            settings = JobSettings(batch=False, may_run_as_batch=False)
+        ds.print()
+    assert as_batch_reason(sinks_of(env), settings) is None
+    assert all(isinstance(n, graph.Node) for n in graph.walk(sinks_of(env)))
+
+
+def test_run_as_batch_or_as_streaming_queries_the_job_prints_the_same(capfd):
+    outputs = []
+    for as_batch in ("true", "false"):
+        config = Configuration()
+        config.set_string(BOUNDED_AS_BATCH, as_batch)
+        env = StreamExecutionEnvironment.get_execution_environment(config)
+        env.set_parallelism(2)
+        numbers = env.from_collection(list(range(10)), Types.INT()) \
+            .map(lambda x: x * 3, Types.INT()).filter(lambda x: x % 2 == 0)
+        numbers.print()
+        with numbers.execute_and_collect() as values:
+            collected = list(values)
+        printed = capfd.readouterr().out
+        outputs.append((sorted(printed.splitlines()), sorted(collected)))
+    assert outputs[0] == outputs[1]
+    assert outputs[0][1] == [0, 6, 12, 18, 24]
