@@ -4,6 +4,7 @@
     python -m bench.whole_job --sizes 3,3000000 --modes streaming --repeat 5
     python -m bench.whole_job --pyflink /tmp/flinkvenv/bin/python   # real PyFlink beside
     python -m bench.whole_job --via-run             # pystream's job through `pystream run -py`
+    python -m bench.whole_job --server              # also pystream on `pystream server`
 
 For every size and mode it runs ``bench/whole_jobs/map_filter.py N MODE`` on pystream, the
 same job hand-written in PySpark (``map_filter_pyspark.py``) and, with ``--pyflink``, the
@@ -48,6 +49,8 @@ def commands(args, pyflink_job: Optional[Path]) -> Dict[str, List[str]]:
     systems = {"pystream": job, "pyspark": [python, str(JOBS / "map_filter_pyspark.py")]}
     if pyflink_job is not None:
         systems["pyflink"] = [args.pyflink, str(pyflink_job)]
+    if args.server:
+        systems["pystream + server"] = job
     return systems
 
 
@@ -71,13 +74,26 @@ def environment(system: str, args) -> dict:
     env = dict(os.environ)
     if system == "pyflink":  # PyFlink starts its workers with the `python` on PATH
         env["PATH"] = str(Path(args.pyflink).parent) + os.pathsep + env.get("PATH", "")
-    else:  # a hand-written PySpark job names its workers' Python; pystream does it itself
+    elif system == "pyspark":  # a hand-written PySpark job names its workers' Python
         env["PYSPARK_PYTHON"] = sys.executable
         env.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    elif system == "pystream":  # a fresh process with its own Spark
+        env["PYSTREAM_SERVER"] = "off"
     return env
 
 
 def measure(args) -> None:
+    from pystream import server
+
+    started = server.start() if args.server and server.running() is None else None
+    try:
+        _measure(args)
+    finally:
+        if started is not None:
+            server.stop()
+
+
+def _measure(args) -> None:
     sizes = [int(s) for s in args.sizes.split(",")]
     modes = args.modes.split(",")
     with tempfile.TemporaryDirectory() as directory:
@@ -113,6 +129,9 @@ def main(argv=None) -> None:
     parser.add_argument("--modes", default="streaming,batch")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--pyflink", help="the python of a venv with apache-flink installed")
+    parser.add_argument("--server", action="store_true",
+                        help="also run pystream on its warm local server (started and "
+                             "stopped here unless one runs)")
     parser.add_argument("--via-run", action="store_true",
                         help="run pystream's job with `pystream run -py job.py`")
     args = parser.parse_args(argv)

@@ -183,11 +183,14 @@ def _print_program_error(error: BaseException) -> None:
 
 USAGE = """usage: pystream run [options] (-py FILE | -pym MODULE) [program args...]
        pystream sql [options] [-f FILE.sql]
+       pystream server (start | stop | status)
 
 Commands:
-  run    run a pystream program (pystream run --help for its options)
-  sql    run a Flink SQL script, like Flink's sql-client.sh -f; without -f, a Flink SQL
-         prompt (pystream-shell --sql)
+  run     run a pystream program (pystream run --help for its options)
+  sql     run a Flink SQL script, like Flink's sql-client.sh -f; without -f, a Flink SQL
+          prompt (pystream-shell --sql)
+  server  a warm local Spark Connect server: while it runs, jobs that name no master or
+          remote use it and start in a fraction of the time (PYSTREAM_SERVER=off: they don't)
 """
 
 
@@ -290,13 +293,20 @@ def _sql_prompt(options) -> int:
     return shell(["--sql", *where, *conf])
 
 
+def run_server(argv: Sequence[str]) -> int:
+    """``pystream server start|stop|status``."""
+    from pystream import server
+
+    return server.main(argv)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """The ``pystream`` command."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(USAGE, end="")
         return 0 if argv else 2
-    commands = {"run": run, "sql": run_sql}
+    commands = {"run": run, "sql": run_sql, "server": run_server}
     if argv[0] not in commands:
         print("pystream: unknown command %r\n%s" % (argv[0], USAGE), end="", file=sys.stderr)
         return 2

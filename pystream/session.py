@@ -167,7 +167,7 @@ def get_session():
     with _lock:
         if _session is not None and not _is_stopped(_session):
             return _session
-        s = settings()
+        s = _on_local_server(settings())
         _added.clear()
         _session = _start_remote(s) if s.is_remote else _start_classic(s)
         _apply_runtime_conf(_session, s)
@@ -177,6 +177,29 @@ def get_session():
             _added.update(_jar_key(p) for p in s.jars + s.classpaths)
             _added.update(_jar_key("ivy://" + p) for p in s.packages)
         return _session
+
+
+def _on_local_server(s: SessionSettings) -> SessionSettings:
+    """``s``, pointed at the warm local server (``pystream server start``) if one runs and
+    ``s`` names no master or remote; says so on stderr."""
+    if s.master or s.remote:
+        return s
+    from pystream import server
+
+    url = server.url_for_jobs()
+    if url is None:
+        return s
+    print("pystream: running on the local server at %s (`pystream server stop` stops it; "
+          "PYSTREAM_SERVER=off ignores it)" % url, file=sys.stderr, flush=True)
+    return configure(s, remote=url)
+
+
+def on_local_server(spark) -> bool:
+    """Whether ``spark`` is a session of the local server (it shares this machine's files)."""
+    from pystream import server
+
+    info = server.recorded()
+    return info is not None and info.url == settings().remote and is_remote(spark)
 
 
 def _is_stopped(session) -> bool:

@@ -1,6 +1,8 @@
 """One real local Spark session for the whole test run, and the runtime-mode fixture."""
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from pystream import session
@@ -16,7 +18,9 @@ TEST_CONF = {
 
 @pytest.fixture(scope="session", autouse=True)
 def spark():
-    """The test run's Spark session (local[2], UI off), stopped at the end."""
+    """The test run's Spark session (local[2], UI off), stopped at the end. Programs the tests
+    start do not use a local server a developer may have running (``pystream server``)."""
+    os.environ["PYSTREAM_SERVER"] = "off"
     session.configure(master="local[2]", conf=dict(TEST_CONF))
     yield session.get_session()
     session.stop_session()

@@ -6,7 +6,7 @@ from functools import singledispatch
 
 import pyarrow as pa
 
-from pystream import graph
+from pystream import graph, session
 from pystream.common.typeinfo import Types
 from pystream.compiler.flow import Flow
 from pystream.datastream.connectors.collection import CollectionSource, SocketSource
@@ -41,7 +41,7 @@ def read_python_source(compiler, spec: pysource.ReadSpec):
         batches = [b for split in spec.splits() for b in spec.read(split)]
         return spark.createDataFrame(pysource.arrow_table(spec, batches),
                                      spec.schema()).coalesce(1)
-    if spec.static and not settings.checkpoint_dir and _is_local_classic(spark):
+    if spec.static and not settings.checkpoint_dir and shares_files(spark):
         directory = tempfile.mkdtemp(prefix="pystream-source-")
         compiler.temp_dirs.append(directory)
         pysource.write_parquet(spec, directory)
@@ -51,10 +51,11 @@ def read_python_source(compiler, spec: pysource.ReadSpec):
     return reader.format(pysource.FORMAT).option("spec", option).load()
 
 
-def _is_local_classic(spark) -> bool:
-    """A classic session whose executors share this machine's file system."""
+def shares_files(spark) -> bool:
+    """Whether ``spark`` runs its tasks on this machine's file system: a classic local session,
+    or the local server (``pystream server``)."""
     if type(spark).__module__.startswith("pyspark.sql.connect"):
-        return False
+        return session.on_local_server(spark)
     return spark.conf.get("spark.master", "").startswith("local")
 
 

@@ -1,0 +1,294 @@
+"""``pystream server``: a warm local Spark Connect server that jobs of this machine use.
+
+    pystream server start [--port 15002] [--master local[*]] [--conf KEY=VALUE ...]
+    pystream server status
+    pystream server stop
+
+A fresh process pays seconds to start a JVM and Spark before its first record. With the
+server up, ``pystream run`` and plain ``python job.py`` connect to it instead (when they name
+no master or remote themselves, and PYSTREAM_SERVER is not ``off``) and say so on stderr:
+the JVM, Spark's classes and its Python workers are already running.
+
+The server runs in a process session of its own; ``stop`` ends every process of that session
+(the JVM and its Python workers), so nothing is left running. Its state (``server.json``)
+and log live in ``$PYSTREAM_SERVER_DIR``, by default ``~/.cache/pystream/server``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass
+from typing import Dict, List, Optional, Sequence
+
+DEFAULT_PORT = 15002
+START_TIMEOUT = 120.0
+STOP_TIMEOUT = 30.0
+
+
+@dataclass(frozen=True)
+class ServerInfo:
+    """A started server: its URL, the leader of its process session, its log."""
+
+    url: str
+    pid: int
+    master: str
+    log: str
+
+
+def state_dir(environ=os.environ) -> str:
+    return environ.get("PYSTREAM_SERVER_DIR") or os.path.join(
+        os.path.expanduser("~"), ".cache", "pystream", "server")
+
+
+def _state_file() -> str:
+    return os.path.join(state_dir(), "server.json")
+
+
+def recorded() -> Optional[ServerInfo]:
+    """The server ``start`` recorded, if any (it may have died since)."""
+    try:
+        with open(_state_file(), encoding="utf-8") as f:
+            return ServerInfo(**json.load(f))
+    except (OSError, ValueError, TypeError):
+        return None
+
+
+def running() -> Optional[ServerInfo]:
+    """The recorded server if it answers on its port."""
+    info = recorded()
+    if info is None or not _alive(info.pid):
+        return None
+    host, port = info.url[len("sc://"):].rsplit(":", 1)
+    return info if _port_open(host, int(port), timeout=0.5) else None
+
+
+def url_for_jobs(environ=os.environ) -> Optional[str]:
+    """The URL jobs of this process should use: the running server's, unless PYSTREAM_SERVER
+    is ``off``."""
+    if environ.get("PYSTREAM_SERVER", "").lower() in ("off", "0", "false", "no"):
+        return None
+    info = running()
+    return info.url if info else None
+
+
+def start(port: int = DEFAULT_PORT, master: str = "local[*]",
+          conf: Optional[Dict[str, str]] = None, warm_up: bool = True) -> ServerInfo:
+    """Start the server (or return the running one) and, with ``warm_up``, run small jobs on
+    it: once this returns, a job's first query finds Spark's classes loaded."""
+    info = running()
+    if info is not None:
+        return info
+    from pystream.session import SPARK_DEFAULTS, find_java
+
+    directory = state_dir()
+    os.makedirs(os.path.join(directory, "conf"), exist_ok=True)  # no user spark-defaults
+    if _port_open("127.0.0.1", port):
+        raise RuntimeError("port %d is in use; choose another with --port" % port)
+    settings = dict(SPARK_DEFAULTS)
+    settings.update({
+        "spark.connect.grpc.binding.address": "127.0.0.1",
+        "spark.connect.grpc.binding.port": str(port),
+        "spark.ui.enabled": "false",
+        "spark.python.worker.reuse": "true",
+    })
+    settings.update(conf or {})
+    args = [os.path.join(_spark_home(), "sbin", "start-connect-server.sh"), "--wait",
+            "--master", master]
+    for key, value in settings.items():
+        args += ["--conf", "%s=%s" % (key, value)]
+    env = dict(os.environ, SPARK_HOME=_spark_home(), JAVA_HOME=find_java(),
+               SPARK_LOCAL_IP="127.0.0.1", SPARK_CONF_DIR=os.path.join(directory, "conf"),
+               SPARK_LOG_DIR=directory, SPARK_PID_DIR=directory,
+               PYSPARK_PYTHON=sys.executable)
+    log = os.path.join(directory, "server.log")
+    with open(log, "ab") as out:
+        proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
+                                env=env, start_new_session=True)
+    info = ServerInfo(url="sc://127.0.0.1:%d" % port, pid=proc.pid, master=master, log=log)
+    deadline = time.monotonic() + START_TIMEOUT
+    while not _port_open("127.0.0.1", port):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            _end_session(proc.pid)
+            raise RuntimeError("the Spark Connect server did not start; see %s" % log)
+        time.sleep(0.2)
+    with open(_state_file(), "w", encoding="utf-8") as f:
+        json.dump(asdict(info), f)
+    if warm_up:
+        _warm_up(info.url)
+    return info
+
+
+def stop() -> Optional[ServerInfo]:
+    """Stop the recorded server and every process it started; the stopped server, if any."""
+    info = recorded()
+    if info is not None:
+        _end_session(info.pid)
+    try:
+        os.remove(_state_file())
+    except OSError:
+        pass
+    return info
+
+
+def leftovers(info: ServerInfo) -> List[int]:
+    """The processes of a server's session still alive (none after ``stop``)."""
+    return _session_members(info.pid)
+
+
+# Jobs that load what pystream's jobs load into the server: Python functions (warm Python
+# workers), a batch job, a keyed streaming job with state and event-time timers.
+_WARM_UP = """
+from pystream.common import Types, WatermarkStrategy
+from pystream.common.watermark_strategy import TimestampAssigner
+from pystream.datastream import StreamExecutionEnvironment
+from pystream.datastream.window import TumblingEventTimeWindows
+from pystream.common.time import Time
+
+class Stamp(TimestampAssigner):
+    def extract_timestamp(self, value, record_timestamp):
+        return value[1]
+
+env = StreamExecutionEnvironment.get_execution_environment()
+env.from_collection([("a", 1), ("b", 2)], Types.TUPLE([Types.STRING(), Types.INT()])) \
+    .map(lambda v: v, Types.TUPLE([Types.STRING(), Types.INT()])).execute_and_collect(limit=2)
+events = env.from_collection([("a", 1), ("b", 2), ("a", 3)],
+                             Types.TUPLE([Types.STRING(), Types.INT()]))
+events.assign_timestamps_and_watermarks(
+    WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(Stamp())) \
+    .key_by(lambda v: v[0], Types.STRING()) \
+    .window(TumblingEventTimeWindows.of(Time.milliseconds(10))) \
+    .reduce(lambda a, b: (a[0], a[1] + b[1])).execute_and_collect(limit=2)
+events.key_by(lambda v: v[0], Types.STRING()).reduce(lambda a, b: (a[0], a[1] + b[1])) \
+    .execute_and_collect(limit=3)
+"""
+
+
+def _warm_up(url: str) -> None:
+    env = dict(os.environ, PYSTREAM_REMOTE=url)
+    env.pop("PYSTREAM_MASTER", None)
+    subprocess.run([sys.executable, "-c", _WARM_UP], capture_output=True, env=env,
+                   timeout=START_TIMEOUT)
+
+
+def _spark_home() -> str:
+    import pyspark
+
+    return os.path.dirname(os.path.abspath(pyspark.__file__))
+
+
+def _port_open(host: str, port: int, timeout: float = 1.0) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return not _is_zombie(pid)
+
+
+def _is_zombie(pid: int) -> bool:
+    try:
+        with open("/proc/%d/stat" % pid, "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] == b"Z"
+    except (OSError, IndexError):
+        return False
+
+
+def _session_members(sid: int) -> List[int]:
+    """The live processes of process session ``sid`` (Linux; elsewhere: the leader)."""
+    if not os.path.isdir("/proc"):
+        return [sid] if _alive(sid) else []
+    members = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % entry, "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == sid and fields[0] != b"Z":
+            members.append(int(entry))
+    return members
+
+
+def _end_session(sid: int) -> None:
+    """SIGTERM every process of the session, SIGKILL what is left after STOP_TIMEOUT."""
+    for sig, wait in ((signal.SIGTERM, STOP_TIMEOUT), (signal.SIGKILL, 5.0)):
+        members = _session_members(sid)
+        if not members:
+            return
+        for pid in members:
+            try:
+                os.kill(pid, sig)
+            except OSError:
+                pass
+        deadline = time.monotonic() + wait
+        while _session_members(sid) and time.monotonic() < deadline:
+            time.sleep(0.2)
+    try:  # reap the leader if this process started it
+        os.waitpid(sid, os.WNOHANG)
+    except ChildProcessError:
+        pass
+
+
+# ---------------------------------------------------------------------------------------------
+# the command
+
+
+def main(argv: Sequence[str]) -> int:
+    """``pystream server start|stop|status``."""
+    p = argparse.ArgumentParser(prog="pystream server", description=__doc__.split("\n")[0])
+    sub = p.add_subparsers(dest="action", required=True)
+    begin = sub.add_parser("start", help="start the local server (or show the running one)")
+    begin.add_argument("--port", type=int, default=DEFAULT_PORT)
+    begin.add_argument("--master", default="local[*]", help="default local[*]")
+    begin.add_argument("--conf", "-c", metavar="KEY=VALUE", action="append", default=[])
+    begin.add_argument("--no-warm-up", dest="warm_up", action="store_false",
+                       help="return as soon as the server answers (its first jobs start slower)")
+    sub.add_parser("stop", help="stop it and every process it started")
+    sub.add_parser("status", help="is it running, and where")
+    options = p.parse_args(list(argv))
+    if options.action == "start":
+        conf = dict(pair.split("=", 1) for pair in options.conf if "=" in pair)
+        already = running()
+        print("pystream: starting a local Spark Connect server..." if already is None else
+              "pystream: the server is already running", file=sys.stderr, flush=True)
+        try:
+            info = start(options.port, options.master, conf, options.warm_up)
+        except RuntimeError as e:
+            print("pystream: %s" % e, file=sys.stderr)
+            return 1
+        print("pystream: server running at %s (%s); jobs of this machine use it until "
+              "`pystream server stop`" % (info.url, info.master), file=sys.stderr)
+        return 0
+    if options.action == "stop":
+        info = stop()
+        if info is None:
+            print("pystream: no server was running", file=sys.stderr)
+            return 0
+        left = leftovers(info)
+        if left:
+            print("pystream: processes still running: %s" % left, file=sys.stderr)
+            return 1
+        print("pystream: server at %s stopped; nothing left running" % info.url,
+              file=sys.stderr)
+        return 0
+    info = running()
+    print("running at %s (%s), log %s" % (info.url, info.master, info.log) if info
+          else "not running")
+    return 0
