@@ -147,7 +147,7 @@ _WARM_UP = """
 from pystream.common import Types, WatermarkStrategy
 from pystream.common.watermark_strategy import TimestampAssigner
 from pystream.datastream import StreamExecutionEnvironment
-from pystream.datastream.window import TumblingEventTimeWindows
+from pystream.datastream.window import EventTimeSessionWindows, TumblingEventTimeWindows
 from pystream.common.time import Time
 
 class Stamp(TimestampAssigner):
@@ -166,6 +166,13 @@ events.assign_timestamps_and_watermarks(
     .reduce(lambda a, b: (a[0], a[1] + b[1])).execute_and_collect(limit=2)
 events.key_by(lambda v: v[0], Types.STRING()).reduce(lambda a, b: (a[0], a[1] + b[1])) \
     .execute_and_collect(limit=3)
+events.assign_timestamps_and_watermarks(
+    WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(Stamp())) \
+    .key_by(lambda v: v[0], Types.STRING()) \
+    .window(EventTimeSessionWindows.with_gap(Time.milliseconds(5))) \
+    .reduce(lambda a, b: (a[0], a[1] + b[1])).execute_and_collect(limit=2)
+events.key_by(lambda v: v[0], Types.STRING()).count_window(1) \
+    .reduce(lambda a, b: (a[0], a[1] + b[1])).execute_and_collect(limit=3)
 """
 
 
