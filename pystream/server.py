@@ -138,7 +138,7 @@ def stop() -> Optional[ServerInfo]:
 
 def leftovers(info: ServerInfo) -> List[int]:
     """The processes of a server's session still alive (none after ``stop``)."""
-    return _session_members(info.pid)
+    return session_members(info.pid)
 
 
 # Jobs that load what pystream's jobs load into the server: Python functions (warm Python
@@ -215,7 +215,7 @@ def _is_zombie(pid: int) -> bool:
         return False
 
 
-def _session_members(sid: int) -> List[int]:
+def session_members(sid: int) -> List[int]:
     """The live processes of process session ``sid`` (Linux; elsewhere: the leader)."""
     if not os.path.isdir("/proc"):
         return [sid] if _alive(sid) else []
@@ -236,7 +236,7 @@ def _session_members(sid: int) -> List[int]:
 def _end_session(sid: int) -> None:
     """SIGTERM every process of the session, SIGKILL what is left after STOP_TIMEOUT."""
     for sig, wait in ((signal.SIGTERM, STOP_TIMEOUT), (signal.SIGKILL, 5.0)):
-        members = _session_members(sid)
+        members = session_members(sid)
         if not members:
             return
         for pid in members:
@@ -245,7 +245,7 @@ def _end_session(sid: int) -> None:
             except OSError:
                 pass
         deadline = time.monotonic() + wait
-        while _session_members(sid) and time.monotonic() < deadline:
+        while session_members(sid) and time.monotonic() < deadline:
             time.sleep(0.2)
     try:  # reap the leader if this process started it
         os.waitpid(sid, os.WNOHANG)

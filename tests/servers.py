@@ -28,6 +28,7 @@ from typing import Dict, Iterator, List, Optional
 import pytest
 
 import pystream
+from pystream.server import session_members
 from pystream.session import find_java
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(pystream.__file__)))
@@ -88,38 +89,20 @@ class ServerProcess:
     def stop(self) -> None:
         sid = self.proc.pid  # the session (and process group) leader started above
         for sig, wait in ((signal.SIGTERM, 15), (signal.SIGKILL, 5)):
-            members = _session_members(sid)
+            members = session_members(sid)
             if not members:
                 break
             for pid in members:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, sig)
             deadline = time.monotonic() + wait
-            while time.monotonic() < deadline and _session_members(sid):
+            while time.monotonic() < deadline and session_members(sid):
                 with contextlib.suppress(ChildProcessError):
                     self.proc.poll()
                 time.sleep(0.2)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=5)
         self._log.close()
-
-
-def _session_members(sid: int) -> List[int]:
-    """The live processes of session ``sid`` (Spark's Python daemons start their own process
-    groups, but stay in the session)."""
-    members = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open("/proc/%s/stat" % entry, "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            continue
-        # fields after "(comm)": state ppid pgrp session ...
-        if int(fields[3]) == sid and fields[0] != b"Z":
-            members.append(int(entry))
-    return members
 
 
 def _port_open(port: int) -> bool:
