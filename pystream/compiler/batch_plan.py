@@ -11,6 +11,7 @@ or sinks whose streaming behaviour differs (files roll and commit, Kafka keeps o
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterable, Optional
 
 from pystream import graph
@@ -30,8 +31,7 @@ def as_batch_reason(sinks: Iterable[graph.Sink], settings: JobSettings) -> Optio
     """Why the STREAMING job of ``sinks`` may run as a Spark batch job, or None if it may not."""
     if settings.batch or settings.checkpoint_interval_ms or not settings.may_run_as_batch:
         return None
-    nodes = list(graph.walk(list(sinks)))
-    for node in nodes:
+    for node in graph.walk(list(sinks)):
         if not isinstance(node, STATELESS_NODES):
             return None
         if isinstance(node, graph.Source) and not _fixed_records(node.source):
@@ -52,6 +52,4 @@ def _fixed_records(source) -> bool:
 
 def planned(sinks: Iterable[graph.Sink], settings: JobSettings) -> JobSettings:
     """``settings`` with ``as_batch`` decided for the job of ``sinks``."""
-    from dataclasses import replace
-
     return replace(settings, as_batch=as_batch_reason(sinks, settings))

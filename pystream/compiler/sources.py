@@ -16,7 +16,6 @@ from pystream.datastream.connectors.table import TableSource
 from pystream.errors import PystreamError, UnsupportedFeatureError
 from pystream.runtime import pysource, records
 from pystream.runtime.layout import Layout
-from pystream.session import with_session_python
 
 
 def source_flow(compiler, node: graph.Source) -> Flow:
@@ -37,8 +36,9 @@ def read_python_source(compiler, spec: pysource.ReadSpec):
     spark = compiler.spark
     settings = compiler.settings
     reader = spark.read if settings.spark_batch else spark.readStream
-    if spec.static and settings.spark_batch and len(spec.splits()) <= 1:
-        batches = [b for split in spec.splits() for b in spec.read(split)]
+    splits = spec.splits() if spec.static else None
+    if spec.static and settings.spark_batch and len(splits) <= 1:
+        batches = [b for split in splits for b in spec.read(split)]
         return spark.createDataFrame(pysource.arrow_table(spec, batches),
                                      spec.schema()).coalesce(1)
     if spec.static and not settings.checkpoint_dir and shares_files(spark):
@@ -46,7 +46,7 @@ def read_python_source(compiler, spec: pysource.ReadSpec):
         compiler.temp_dirs.append(directory)
         pysource.write_parquet(spec, directory)
         return reader.schema(spec.schema()).parquet(directory)
-    with_session_python(spark, lambda: pysource.register(spark))
+    session.with_session_python(spark, lambda: pysource.register(spark))
     option = pysource.encode_spec(compiler.ship(spec))
     return reader.format(pysource.FORMAT).option("spec", option).load()
 
@@ -54,7 +54,7 @@ def read_python_source(compiler, spec: pysource.ReadSpec):
 def shares_files(spark) -> bool:
     """Whether ``spark`` runs its tasks on this machine's file system: a classic local session,
     or the local server (``pystream server``)."""
-    if type(spark).__module__.startswith("pyspark.sql.connect"):
+    if session.is_remote(spark):
         return session.on_local_server(spark)
     return spark.conf.get("spark.master", "").startswith("local")
 
