@@ -40,7 +40,7 @@ def end_of_input_marker(compiler, columns):
     from pyspark.sql import functions as F
 
     from pystream.common.typeinfo import Types
-    from pystream.compiler.sources import read_python_source
+    from pystream.compiler.source_helpers import read_python_source
     from pystream.runtime import pysource
     from pystream.runtime.keyed_stream import (
         END_OF_INPUT_KEY,

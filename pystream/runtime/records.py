@@ -117,7 +117,7 @@ def _decimals(array: pa.Array) -> list:
 
 
 def _client_floats(array: pa.Array) -> list:
-    if not pa.types.is_string(array.type):  # not cast by Spark (see sinks.client_frame)
+    if not pa.types.is_string(array.type):  # not cast by Spark (see sink_helpers.client_frame)
         array = array.cast(pa.string())
     return [None if f is None else float(f) for f in array.to_pylist()]
 

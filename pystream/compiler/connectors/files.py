@@ -18,8 +18,8 @@ import uuid
 from pystream import graph
 from pystream.common.typeinfo import Types
 from pystream.compiler.flow import Flow
-from pystream.compiler.sinks import RunningQuery, SinkPlan, sink_plan
-from pystream.compiler.sources import translate_source
+from pystream.compiler.sink_helpers import RunningQuery, SinkPlan
+from pystream.compiler.source_helpers import retyped
 from pystream.datastream.connectors.file_system import BulkFormat, FileSink, FileSource
 from pystream.errors import PystreamError
 from pystream.runtime.codecs import DeserializationError
@@ -71,8 +71,9 @@ def _union(dfs):
     return df
 
 
-@translate_source.register
-def _file_source(source: FileSource, compiler, node: graph.Source) -> Flow:
+def file_source(source: FileSource, compiler, node: graph.Source) -> Flow:
+    """Spark's ``parquet`` (bulk formats) or ``text`` source; line formats decode each line
+    in the fused Python stage."""
     from pyspark.sql import functions as F
 
     _check_paths(source, node)
@@ -94,8 +95,7 @@ def _file_source(source: FileSource, compiler, node: graph.Source) -> Flow:
         df = _union([d.select("value") for d in dfs])
         flow = Flow(df=df, layout=Layout(Types.STRING()), type_info=Types.STRING(),
                     parallelism=p, bounded=bounded)
-        return flow if node.output_type == flow.type_info else flow.but(
-            type_info=node.output_type)
+        return retyped(node, flow)
     df = _union([d.select(F.col("_metadata.file_path").alias("file"),
                           F.col("value").alias("line")) for d in dfs])
     flow = Flow(df=df, layout=Layout(LINES), type_info=LINES, parallelism=p, bounded=bounded)
@@ -103,8 +103,8 @@ def _file_source(source: FileSource, compiler, node: graph.Source) -> Flow:
     return flow.then(op, node.output_type)
 
 
-@sink_plan.register
-def _file_sink(sink: FileSink, compiler, node: graph.Sink) -> SinkPlan:
+def file_sink(sink: FileSink, compiler, node: graph.Sink) -> SinkPlan:
+    """Part files written from a ``mapInArrow`` stage (``runtime.files``)."""
     flow: Flow = compiler.flow(node.input)
     p = compiler.parallelism_of(node, flow.parallelism) or flow.parallelism or 1
     flow = compiler.repartitioned(flow, p)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pystream import graph
 from pystream.compiler.flow import Flow
-from pystream.compiler.sinks import RunningQuery, SinkPlan, sink_plan
+from pystream.compiler.sink_helpers import RunningQuery, SinkPlan
 from pystream.datastream.connectors.jdbc import JdbcSink
 from pystream.runtime.jdbc import JdbcWriteStage, write_batch
 from pystream.runtime.layout import Layout
@@ -20,8 +20,8 @@ class _WriteEachBatch:
         write_batch(batch_df, self.stage)
 
 
-@sink_plan.register
-def _jdbc_sink(sink: JdbcSink, compiler, node: graph.Sink) -> SinkPlan:
+def jdbc_sink(sink: JdbcSink, compiler, node: graph.Sink) -> SinkPlan:
+    """The statement run for each record, from a ``mapInArrow`` stage."""
     flow: Flow = compiler.flow(node.input)
     p = compiler.parallelism_of(node, flow.parallelism) or flow.parallelism or 1
     flow = compiler.materialize(compiler.repartitioned(flow, p), Layout(flow.type_info))

@@ -17,8 +17,8 @@ from typing import Optional
 
 from pystream import graph
 from pystream.compiler.flow import Flow
-from pystream.compiler.sinks import RunningQuery, SinkPlan, sink_plan
-from pystream.compiler.sources import read_python_source, translate_source
+from pystream.compiler.sink_helpers import RunningQuery, SinkPlan
+from pystream.compiler.source_helpers import read_python_source
 from pystream.datastream.connectors.kafka import KafkaSink, KafkaSource
 from pystream.runtime.kafka import (
     RAW,
@@ -95,8 +95,9 @@ def _spark_kafka_df(compiler, options: dict):
                      F.col("offset"), F.col("timestamp").alias(TS))
 
 
-@translate_source.register
-def _kafka_source(source: KafkaSource, compiler, node: graph.Source) -> Flow:
+def kafka_source(source: KafkaSource, compiler, node: graph.Source) -> Flow:
+    """Spark's ``kafka`` format where it can read the source, pystream's reader otherwise;
+    the deserializer runs as the first operator of the Python stage."""
     label = node.meta.label()
     p = node.meta.parallelism or compiler.settings.parallelism
     options = spark_kafka_options(source, compiler.settings.spark_batch)
@@ -120,8 +121,8 @@ class _WriteEachBatch:
         write_batch(batch_df, dataclasses.replace(self.stage, batch_id=batch_id))
 
 
-@sink_plan.register
-def _kafka_sink(sink: KafkaSink, compiler, node: graph.Sink) -> SinkPlan:
+def kafka_sink(sink: KafkaSink, compiler, node: graph.Sink) -> SinkPlan:
+    """Records sent from a ``mapInArrow`` stage (``runtime.kafka``)."""
     flow: Flow = compiler.flow(node.input)
     p = compiler.parallelism_of(node, flow.parallelism) or flow.parallelism or 1
     flow = compiler.materialize(compiler.repartitioned(flow, p), Layout(flow.type_info))

@@ -1,5 +1,6 @@
-"""The sinks of STREAMING Table jobs over unbounded tables: a query's rows to the program
-(``TableResult.collect``/``print``) or to a connector table (``INSERT INTO``).
+"""Table queries in DataStream jobs: the source of a query's rows (``to_data_stream``, and the
+jobs below), and the sinks of STREAMING Table jobs over unbounded tables: a query's rows to the
+program (``TableResult.collect``/``print``) or to a connector table (``INSERT INTO``).
 
 The query's DataFrame comes straight from the relational compiler (``TableJob.frame``), with
 the table's own Spark types: the job's graph is ``Source(TableSource) -> Sink(...)``, run by
@@ -8,16 +9,40 @@ the DataStream ``Job`` (its checkpoints, cancellation, ``%jobs``).
 from __future__ import annotations
 
 import sys
+import tempfile
 from typing import Callable, Dict, List
 
 from pyspark.sql import functions as F
 
 from pystream import graph
-from pystream.compiler.sinks import PART, RunningQuery, SinkPlan, sink_plan, start_client_stream
-from pystream.datastream.connectors.table import TableCollectSink, TableConnectorSink
+from pystream.compiler.flow import Flow
+from pystream.compiler.sink_helpers import PART, RunningQuery, SinkPlan, start_client_stream
+from pystream.datastream.connectors.table import TableCollectSink, TableConnectorSink, TableSource
+from pystream.runtime import records
+from pystream.runtime.layout import Layout
 from pystream.util.exceptions import TableException, ValidationException
 
 __all__: List[str] = []
+
+
+def table_source(source: TableSource, compiler, node: graph.Source) -> Flow:
+    """The rows of a table query: a batch DataFrame; a STREAMING job reads them back from
+    Parquet files written now (Spark streams only from streaming sources)."""
+    layout = Layout(node.output_type)
+    unbounded = not source.bounded  # a streaming DataFrame of the job's compiler
+    df, _ = source.job.frame(source.rel, compiler=compiler if unbounded else None)
+    df = df.select(*[df[i].cast(t).alias(n) for i, (n, t) in enumerate(
+        zip(layout.data_columns, records.column_types(node.output_type)))])
+    if unbounded:
+        return Flow(df=df, layout=layout, type_info=node.output_type, parallelism=None,
+                    bounded=False)
+    if not compiler.settings.spark_batch:
+        directory = tempfile.mkdtemp(prefix="pystream-table-")
+        compiler.temp_dirs.append(directory)
+        df.write.mode("overwrite").parquet(directory)
+        df = compiler.spark.readStream.schema(df.schema).parquet(directory)
+    return Flow(df=df, layout=layout, type_info=node.output_type, parallelism=None,
+                bounded=True)
 
 
 def _query(compiler, node: graph.Sink):
@@ -51,8 +76,8 @@ def _collect_rows(df) -> list:
     return df.collect()
 
 
-@sink_plan.register
-def _collect(sink: TableCollectSink, compiler, node: graph.Sink) -> SinkPlan:
+def table_collect_sink(sink: TableCollectSink, compiler, node: graph.Sink) -> SinkPlan:
+    """The rows (with their row kinds) to the consumer of ``TableResult.collect``."""
     df, schema, updating, _ = _query(compiler, node)
     convert = _rows_of(schema, updating)
 
@@ -180,8 +205,8 @@ STREAM_SINKS: Dict[str, Callable] = {
 }
 
 
-@sink_plan.register
-def _connector(sink: TableConnectorSink, compiler, node: graph.Sink) -> SinkPlan:
+def table_connector_sink(sink: TableConnectorSink, compiler, node: graph.Sink) -> SinkPlan:
+    """``INSERT INTO`` a connector table: the writer of its connector (``STREAM_SINKS``)."""
     df, schema, updating, job = _query(compiler, node)
     connector = sink.options.get("connector")
     make = STREAM_SINKS.get(connector)
