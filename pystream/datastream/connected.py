@@ -41,9 +41,9 @@ def _meta(name: str) -> graph.Meta:
 
 
 def _keyed(stream) -> bool:
-    from pystream.datastream.data_stream import KeyedStream
-
-    return isinstance(stream, KeyedStream)
+    """Whether ``stream`` is a KeyedStream: a stream of a KeyBy node (this module does not
+    import ``data_stream``, which imports it)."""
+    return isinstance(stream._node, graph.KeyBy)
 
 
 class ConnectedStreams:
@@ -87,17 +87,14 @@ class ConnectedStreams:
                 output_type: Optional[TypeInformation] = None) -> "DataStream":
         """Apply a CoProcessFunction, or on keyed inputs a KeyedCoProcessFunction (keyed
         state, timers and ``on_timer``)."""
-        from pystream.datastream.data_stream import DataStream
-
         if not isinstance(func, (CoProcessFunction, KeyedCoProcessFunction)):
             raise TypeError("The input must be a CoProcessFunction or KeyedCoProcessFunction!")
         output_type = output_type if output_type is not None else PICKLED
-        env = self.stream1.get_execution_environment()
         if self._is_keyed_stream():
             node = graph.Keyed(meta=_meta("Keyed Co-Process"), output_type=output_type,
                                input=self.stream1._node, input2=self.stream2._node,
                                function=func)
-            return DataStream(env, node)
+            return self.stream1._stream(node)
         if isinstance(func, KeyedCoProcessFunction):
             raise TypeError(
                 "KeyedCoProcessFunction needs keyed ConnectedStreams (keyed state and timers "
@@ -112,7 +109,7 @@ class ConnectedStreams:
                             streams=tagged)
         node = graph.Stateless(meta=_meta("Co-Process"), output_type=output_type, input=union,
                                kind="process", fn=_TwoInputs(func))
-        return DataStream(env, node)
+        return self.stream1._stream(node)
 
     def _is_keyed_stream(self) -> bool:
         return _keyed(self.stream1) and _keyed(self.stream2)
@@ -153,7 +150,6 @@ class BroadcastConnectedStream:
     def process(self, func: Union[BroadcastProcessFunction, KeyedBroadcastProcessFunction],
                 output_type: Optional[TypeInformation] = None) -> "DataStream":
         """Apply ``func`` to both inputs; returns its output stream."""
-        from pystream.datastream.data_stream import DataStream
         from pystream.runtime.keyed_broadcast import BroadcastOperator
 
         keyed = self._is_keyed_stream()
@@ -176,7 +172,7 @@ class BroadcastConnectedStream:
         node = graph.Keyed(meta=_meta(name), output_type=output_type or PICKLED, input=key_by,
                            input2=self.broadcast_stream.input_stream._values_node(),
                            broadcast=True, function=operator)
-        return DataStream(stream.get_execution_environment(), node)
+        return stream._stream(node)
 
     def _is_keyed_stream(self) -> bool:
         return _keyed(self.non_broadcast_stream)

@@ -13,7 +13,8 @@ from pystream.common.watermark_strategy import WatermarkStrategy
 from pystream.datastream import keyed_functions as kf
 
 # PyFlink's data_stream module also offers the streams other operations make (defined in
-# pystream.datastream.connected and windowing, which import this module lazily)
+# pystream.datastream.connected and windowing, which do not import this module: they make
+# their output streams with the input stream's ``_stream`` or ``_keyed``)
 from pystream.datastream.connected import (
     BroadcastConnectedStream,
     BroadcastStream,
@@ -148,6 +149,10 @@ class DataStream:
         return node_cls(meta=meta, output_type=output_type if output_type is not None
                         else PICKLED, **fields)
 
+    def _stream(self, node: graph.Node) -> "DataStream":
+        """A DataStream of ``node`` in this stream's environment."""
+        return DataStream(self._env, node)
+
     def _stateless(self, kind: str, fn, name: str,
                    output_type: Optional[TypeInformation]) -> "DataStream":
         node = self._then(graph.Stateless, name, output_type, input=self._node, kind=kind, fn=fn)
@@ -223,8 +228,6 @@ class DataStream:
         """Send every element to every parallel instance of the next operator (or, with
         MapStateDescriptors, create a BroadcastStream for broadcast state)."""
         if broadcast_state_descriptor is not None:
-            from pystream.datastream.connected import BroadcastStream
-
             return BroadcastStream(self, (broadcast_state_descriptor,) + more_descriptors)
         return self._partition("broadcast")
 
@@ -263,20 +266,12 @@ class DataStream:
 
     def connect(self, ds):
         """Connect with another stream (CoMap/CoFlatMap/CoProcess) or a BroadcastStream."""
-        from pystream.datastream.connected import (
-            BroadcastConnectedStream,
-            BroadcastStream,
-            ConnectedStreams,
-        )
-
         if isinstance(ds, BroadcastStream):
             return BroadcastConnectedStream(self, ds)
         return ConnectedStreams(self, ds)
 
     def window_all(self, window_assigner):
         """Window the whole (non-keyed) stream."""
-        from pystream.datastream.windowing import AllWindowedStream
-
         return AllWindowedStream(self, window_assigner)
 
     def cache(self) -> "CachedDataStream":
@@ -424,8 +419,6 @@ class KeyedStream(DataStream):
 
     def window(self, window_assigner):
         """Group elements per key into windows."""
-        from pystream.datastream.windowing import WindowedStream
-
         return WindowedStream(self, window_assigner)
 
     def count_window(self, size: int, slide: int = 0):
@@ -443,12 +436,6 @@ class KeyedStream(DataStream):
         return DataStream(self._env, self._values_node()).union(*streams)
 
     def connect(self, ds):
-        from pystream.datastream.connected import (
-            BroadcastConnectedStream,
-            BroadcastStream,
-            ConnectedStreams,
-        )
-
         if isinstance(ds, BroadcastStream):
             return BroadcastConnectedStream(self, ds)
         return ConnectedStreams(self, ds)

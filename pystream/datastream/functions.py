@@ -122,17 +122,16 @@ class RuntimeContext(KeyedStateStore):
     def get_job_parameter(self, key: str, default_value: Optional[str]) -> Optional[str]:
         """A global job parameter (``ExecutionConfig.set_global_job_parameters``)."""
 
+    @abstractmethod
     def get_distributed_cache(self) -> "DistributedCache":
-        """The files registered with ``env.register_cached_file``, by name.
+        """The files registered with ``env.register_cached_file``, by name (the runtime's
+        context gives them: this API module does not import the runtime).
 
         >>> class Lookup(MapFunction):
         ...     def open(self, runtime_context):
         ...         path = runtime_context.get_distributed_cache().get_file("words")
         ...         self.words = set(open(path).read().split())
         """
-        from pystream.runtime.context import DistributedCache
-
-        return DistributedCache()
 
     def get_metrics_group(self):
         from pystream.errors import UnsupportedFeatureError

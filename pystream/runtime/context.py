@@ -79,6 +79,9 @@ class StreamingRuntimeContext(RuntimeContext):
     def get_job_parameter(self, key: str, default_value: Optional[str] = None) -> Optional[str]:
         return self._info.job_parameters.get(key, default_value)
 
+    def get_distributed_cache(self) -> DistributedCache:
+        return DistributedCache()
+
     def _keyed(self, what: str):
         if self._state is None:
             from pystream.errors import PystreamError
