@@ -1,0 +1,276 @@
+"""The shape of the code: no import cycles, and the shell uses pystream's public names only.
+
+The tests read the source files with ``ast``; nothing is imported.
+
+**The import graph.** One node per module of ``pystream/`` and ``pyshell/`` (a package is its
+``__init__``). An edge ``a -> b`` means that running module ``a`` runs ``b`` first, so only
+imports made while the module runs count: the top-level statements, also inside top-level
+``if``/``try``/``with`` blocks and class bodies, but not inside functions (they run later) nor
+under ``if TYPE_CHECKING:`` (never runs). Python's rules decide the edges:
+
+* ``import a.b.c`` runs the packages ``a`` and ``a.b`` and then the module ``a.b.c``: edges
+  to all three;
+* ``from a.b import x`` runs ``a`` and ``a.b``, and, where ``a.b.x`` is a module, ``a.b.x``:
+  edges to them; relative imports are resolved first;
+* except that a module never waits for its own enclosing packages: Python runs them before
+  it, so ``pystream/datastream/__init__.py`` importing its submodules (which import other
+  submodules through ``pystream.datastream.x``) is no cycle. A ``from <own package> import
+  name`` that takes a name (not a submodule) from the package's ``__init__`` does need that
+  ``__init__`` to have run, so it is an edge.
+
+A strongly connected component of more than one module is a cycle: a module that, depending
+on which one is imported first, sees the other half-initialised. The test fails with each
+cycle it finds. An import inside a function can hide a cycle of dependencies from that test;
+``LAZY_FORBIDDEN`` lists the ones that were removed so they stay removed.
+
+**Private names.** ``pyshell`` is a client of pystream like any program: it must not reach
+into what pystream keeps private (``from pystream.x import _name``, ``import pystream._x``,
+``obj._attr``), so pystream can change its insides without breaking the shell. Attributes
+with one leading underscore are flagged on anything but ``self``/``cls`` (a class's own
+state), apart from the short list in ``FOREIGN_PRIVATE`` of other libraries' objects.
+"""
+from __future__ import annotations
+
+import ast
+from collections import deque
+from pathlib import Path
+from typing import Dict, Iterator, List, Optional, Set, Tuple
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("pystream", "pyshell")
+
+# (file under pyshell/, the expression the attribute is read on, the attribute): private
+# attributes of objects that are not pystream's, read on purpose.
+FOREIGN_PRIVATE: Set[Tuple[str, str, str]] = {
+    # CPython's documented frame snapshot: where a thread waits (for the Spark session)
+    ("background.py", "sys", "_current_frames"),
+    # argparse's options of an IPython magic_arguments parser: argparse lists them nowhere else
+    ("magics.py", "parser", "_actions"),
+}
+
+
+# (module, what it must not import even inside a function): dependencies that ran the wrong
+# way and were turned around
+LAZY_FORBIDDEN = [
+    # the API's functions do not need the runtime (StreamingRuntimeContext gives the cache)
+    ("pystream.datastream.functions", "pystream.runtime"),
+    # connected's streams are made by the stream they come from (DataStream._stream)
+    ("pystream.datastream.connected", "pystream.datastream.data_stream"),
+    # connectors are looked up in compiler.connectors, they do not register with sources/sinks
+    ("pystream.compiler.connectors", "pystream.compiler.sources"),
+    ("pystream.compiler.connectors", "pystream.compiler.sinks"),
+]
+
+
+def modules() -> Dict[str, Path]:
+    """Dotted module name -> source file, for every module of ``PACKAGES``."""
+    found = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join(parts)] = path
+    return found
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _run_at_import(body: List[ast.stmt], functions: bool = False) -> Iterator[ast.stmt]:
+    """The statements of ``body`` that run when the module runs (not under ``if
+    TYPE_CHECKING:``, and, unless ``functions``, not in functions)."""
+    for stmt in body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if functions:
+                yield from _run_at_import(stmt.body, functions)
+            continue
+        yield stmt
+        if isinstance(stmt, ast.If):
+            if not _is_type_checking(stmt.test):
+                yield from _run_at_import(stmt.body, functions)
+            yield from _run_at_import(stmt.orelse, functions)
+        elif isinstance(stmt, ast.Try):
+            for block in (stmt.body, stmt.orelse, stmt.finalbody,
+                          *[h.body for h in stmt.handlers]):
+                yield from _run_at_import(block, functions)
+        elif isinstance(stmt, (ast.With, ast.ClassDef, ast.For, ast.While)):
+            yield from _run_at_import(stmt.body, functions)
+
+
+def _with_parents(name: str) -> List[str]:
+    parts = name.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
+
+
+def _from_base(module: str, is_package: bool, node: ast.ImportFrom) -> str:
+    """The absolute module name of ``from <base> import ...``."""
+    if not node.level:
+        return node.module or ""
+    package = module.split(".") if is_package else module.split(".")[:-1]
+    package = package[:len(package) - (node.level - 1)]
+    return ".".join(package + ([node.module] if node.module else []))
+
+
+def imports_of(module: str, path: Path, known: Set[str], functions: bool = False) -> Set[str]:
+    """The modules of ``known`` that ``module`` runs while it runs (see the docstring), or,
+    with ``functions``, also when its functions run."""
+    own = set(_with_parents(module))  # the module and its enclosing packages
+    edges: Set[str] = set()
+
+    def runs(name: str) -> None:
+        edges.update(m for m in _with_parents(name) if m in known and m not in own)
+
+    tree = ast.parse(path.read_text(), str(path))
+    for stmt in _run_at_import(tree.body, functions):
+        if isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                runs(alias.name)
+        elif isinstance(stmt, ast.ImportFrom):
+            base = _from_base(module, path.name == "__init__.py", stmt)
+            runs(base)
+            for alias in stmt.names:
+                if "%s.%s" % (base, alias.name) in known:
+                    runs("%s.%s" % (base, alias.name))
+                elif base in known and base != module:
+                    edges.add(base)  # a name from the package's __init__, even our own
+    return edges
+
+
+def import_graph() -> Dict[str, Set[str]]:
+    found = modules()
+    return {m: imports_of(m, path, set(found)) for m, path in found.items()}
+
+
+def strongly_connected(graph: Dict[str, Set[str]]) -> List[List[str]]:
+    """Tarjan's strongly connected components of ``graph``."""
+    index: Dict[str, int] = {}
+    low: Dict[str, int] = {}
+    stack: List[str] = []
+    on_stack: Set[str] = set()
+    components: List[List[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            components.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return components
+
+
+def shortest_cycle(graph: Dict[str, Set[str]], start: str) -> Optional[List[str]]:
+    """The shortest path ``start -> ... -> start``, for the failure message."""
+    came_from: Dict[str, str] = {}
+    queue = deque([start])
+    while queue:
+        v = queue.popleft()
+        for w in sorted(graph[v]):
+            if w == start:
+                path = [v]
+                while path[-1] != start:
+                    path.append(came_from[path[-1]])
+                return [start, *reversed(path[:-1]), start] if v != start else [start, start]
+            if w not in came_from:
+                came_from[w] = v
+                queue.append(w)
+    return None
+
+
+def import_cycles() -> List[str]:
+    """One line per cycle: its modules, and the shortest cycle through the first of them."""
+    graph = import_graph()
+    lines = []
+    for component in strongly_connected(graph):
+        if len(component) > 1:
+            members = set(component)
+            inside = {v: graph[v] & members for v in component}
+            lines.append("%d modules: %s\n    e.g. %s" % (
+                len(component), ", ".join(component),
+                " -> ".join(shortest_cycle(inside, component[0]) or [])))
+    return lines
+
+
+def test_no_import_cycles():
+    cycles = import_cycles()
+    assert not cycles, "import cycles (module-level imports):\n" + "\n".join(cycles)
+
+
+def test_the_graph_sees_imports():
+    """The graph is not empty by mistake: known edges are in it, lazy ones are not."""
+    graph = import_graph()
+    assert "pystream.datastream.data_stream" in graph["pystream.datastream"]
+    assert "pystream.graph" in graph["pystream.datastream.data_stream"]
+    assert "pystream.compiler.job" not in graph["pystream.datastream.stream_execution_environment"]
+
+
+def test_no_lazy_import_turns_a_dependency_around():
+    found = modules()
+    wrong = []
+    for module, path in found.items():
+        lazy = imports_of(module, path, set(found), functions=True)
+        for importer, target in LAZY_FORBIDDEN:
+            if module == importer or module.startswith(importer + "."):
+                wrong += ["%s imports %s" % (module, m) for m in sorted(lazy)
+                          if m == target or m.startswith(target + ".")]
+    assert not wrong, "\n".join(wrong)
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def private_accesses() -> List[str]:
+    """Each place in ``pyshell/`` that reaches a private name, as ``file:line: what``."""
+    found = []
+    for module, path in modules().items():
+        if not module.startswith("pyshell"):
+            continue
+        rel = str(path.relative_to(ROOT / "pyshell"))
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            what = None
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names if a.name.startswith("pystream")
+                         and any(_private(p) for p in a.name.split("."))]
+                what = names and "import " + ", ".join(names)
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pystream"):
+                names = [a.name for a in node.names if _private(a.name)]
+                if any(_private(p) for p in node.module.split(".")) or names:
+                    what = "from %s import %s" % (node.module, ", ".join(
+                        names or [a.name for a in node.names]))
+            elif isinstance(node, ast.Attribute) and _private(node.attr):
+                owner = ast.unparse(node.value)
+                if owner not in ("self", "cls") and (rel, owner, node.attr) not in FOREIGN_PRIVATE:
+                    what = "%s.%s" % (owner, node.attr)
+            if what:
+                found.append("pyshell/%s:%d: %s" % (rel, node.lineno, what))
+    return found
+
+
+def test_the_shell_uses_public_names_only():
+    accesses = private_accesses()
+    assert not accesses, "pyshell reaches private names:\n" + "\n".join(accesses)
+
+
+if __name__ == "__main__":
+    print("\n".join(import_cycles()) or "no import cycles")
+    print("\n".join(private_accesses()) or "no private accesses")
