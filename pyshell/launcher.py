@@ -13,11 +13,12 @@ import importlib.util
 import os
 import re
 import socket
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Dict, List, Mapping, Optional, Sequence
 
 from pyshell.errors import StartupError
 from pystream.session import JavaNotFoundError, SessionSettings, find_java
+from pystream.session_settings import environment_layer, from_layers
 
 DEFAULT_NAME = "pystream-shell"
 CONFIG_ENV = "PYSTREAM_SHELL_CONFIG"
@@ -130,25 +131,6 @@ def read_config_file(path: str) -> dict:
     return values
 
 
-def env_values(environ: Mapping[str, str]) -> dict:
-    """The settings given by PYSTREAM_* variables (only those that are set)."""
-    values: dict = {}
-    for key, name in (("master", "PYSTREAM_MASTER"), ("name", "PYSTREAM_NAME")):
-        if environ.get(name):
-            values[key] = environ[name]
-    remote = environ.get("PYSTREAM_REMOTE") or environ.get("SPARK_REMOTE")
-    if remote:
-        values["remote"] = remote
-    for key in _LIST_KEYS:
-        name = "PYSTREAM_" + key.upper()
-        if environ.get(name):
-            values[key] = _split(environ[name])
-    if environ.get("PYSTREAM_CONF"):
-        items = [i for i in environ["PYSTREAM_CONF"].split(";") if i.strip()]
-        values["conf"] = _pairs(items, "PYSTREAM_CONF item")
-    return values
-
-
 def cli_values(args: argparse.Namespace) -> dict:
     values: dict = {key: getattr(args, key) for key in ("master", "remote", "name", "init_file",
                                                        "code") if getattr(args, key)}
@@ -162,19 +144,13 @@ def cli_values(args: argparse.Namespace) -> dict:
     return values
 
 
-def merge(*layers: dict) -> dict:
-    """Later layers win; ``conf`` is merged key by key; --master/--remote replace each other."""
-    merged: dict = {"conf": {}}
-    for layer in layers:
-        if "master" in layer or "remote" in layer:
-            merged.pop("master", None)
-            merged.pop("remote", None)
-        for key, value in layer.items():
-            if key == "conf":
-                merged["conf"].update(value)
-            else:
-                merged[key] = value
-    return merged
+def _settings_layer(values: dict) -> dict:
+    """The session settings among a config file's or command line's values."""
+    layer = {key: values[key] for key in ("master", "remote", "conf") + _LIST_KEYS
+             if key in values}
+    if "name" in values:
+        layer["app_name"] = values["name"]
+    return layer
 
 
 def parse_options(argv: Sequence[str], environ: Mapping[str, str] = os.environ
@@ -183,18 +159,20 @@ def parse_options(argv: Sequence[str], environ: Mapping[str, str] = os.environ
     args = argument_parser().parse_args(list(argv))
     path = config_file_path(args.config, environ)
     file_values = read_config_file(path) if path else {}
-    values = merge(file_values, env_values(environ), cli_values(args))
+    cli = cli_values(args)
     cwd = os.getcwd()
-    # PYSTREAM_REQUIREMENTS, _ARCHIVES, _PYTHON_EXECUTABLE, _CLASSPATHS as `pystream run`
-    settings = replace(
-        SessionSettings.from_env(environ),
-        master=values.get("master"), remote=values.get("remote"),
-        app_name=values.get("name", DEFAULT_NAME), conf=values["conf"],
-        py_files=[_absolute(p, cwd) for p in values.get("py_files", [])],
-        jars=[_absolute(p, cwd) for p in values.get("jars", [])],
-        packages=values.get("packages", []))
-    return ShellOptions(settings=settings, init_file=values.get("init_file"),
-                        code=values.get("code"), banner=values.get("banner", True),
+    for key in _LIST_KEYS:  # paths on the command line are relative to where it runs
+        if key in cli and key != "packages":
+            cli[key] = [_absolute(p, cwd) for p in cli[key]]
+    shell = {**file_values, **cli}
+    layers = [{"app_name": DEFAULT_NAME}, _settings_layer(file_values)]
+    try:
+        layers.append(environment_layer(environ))
+    except ValueError as e:
+        raise StartupError("Bad %s" % e) from None
+    return ShellOptions(settings=from_layers(*layers, _settings_layer(cli)),
+                        init_file=shell.get("init_file"), code=shell.get("code"),
+                        banner=shell.get("banner", True),
                         config_file=path, show_version=args.version, sql=args.sql)
 
 

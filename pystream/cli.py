@@ -90,25 +90,18 @@ def _conf(pairs: List[str], p: argparse.ArgumentParser) -> Dict[str, str]:
 
 def settings_from(options: argparse.Namespace, p: argparse.ArgumentParser):
     """The session settings the options ask for (on top of PYSTREAM_* variables)."""
-    from pystream.session import SessionSettings
+    from pystream.session_settings import environment_layer, from_layers
 
-    base = SessionSettings.from_env()
-    conf = dict(base.conf)
-    conf.update(_conf(options.conf, p))
+    conf = _conf(options.conf, p)
     if options.parallelism:
         conf["spark.default.parallelism"] = str(options.parallelism)
-    return SessionSettings(
-        master=options.master or (None if options.remote else base.master),
-        remote=options.remote or (None if options.master else base.remote),
-        app_name=options.name or base.app_name, conf=conf,
-        py_files=base.py_files + [_absolute(f) for f in _commas(options.py_files)],
-        jars=base.jars + _commas(options.jars),
-        packages=base.packages + _commas(options.packages),
-        requirements=_absolute(options.requirements) if options.requirements
-        else base.requirements,
-        archives=base.archives + [_absolute(a) for a in _commas(options.archives)],
-        python_executable=options.python_executable or base.python_executable,
-        classpaths=base.classpaths)
+    return from_layers(environment_layer(os.environ), {
+        "master": options.master, "remote": options.remote, "app_name": options.name,
+        "conf": conf, "py_files": [_absolute(f) for f in _commas(options.py_files)],
+        "jars": _commas(options.jars), "packages": _commas(options.packages),
+        "requirements": _absolute(options.requirements) if options.requirements else None,
+        "archives": [_absolute(a) for a in _commas(options.archives)],
+        "python_executable": options.python_executable})
 
 
 def _absolute(spec: str) -> str:
@@ -223,20 +216,14 @@ def run_sql(argv: Sequence[str]) -> int:
         return _sql_prompt(options)
     if not os.path.isfile(options.file):
         p.error("no such SQL script: %s" % options.file)
-    from dataclasses import replace
-
     from pystream import session
-    from pystream.session import SessionSettings
+    from pystream.session_settings import environment_layer, from_layers
     from pystream.sql.parse import iter_statements
     from pystream.sql.statements import execute_parsed
     from pystream.table import EnvironmentSettings, TableEnvironment
 
-    base = SessionSettings.from_env()
-    conf = dict(base.conf)
-    conf.update(_conf(options.conf, p))
-    session.configure(replace(
-        base, master=options.master or (None if options.remote else base.master),
-        remote=options.remote or (None if options.master else base.remote), conf=conf))
+    session.configure(from_layers(environment_layer(os.environ), {
+        "master": options.master, "remote": options.remote, "conf": _conf(options.conf, p)}))
     settings = (EnvironmentSettings.in_batch_mode() if options.batch
                 else EnvironmentSettings.in_streaming_mode())
     t_env = TableEnvironment.create(settings)

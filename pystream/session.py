@@ -16,8 +16,10 @@ import subprocess
 import sys
 import tempfile
 import threading
-from dataclasses import dataclass, field, replace
-from typing import Callable, Dict, List, Optional, Set
+from dataclasses import replace
+from typing import Callable, Optional, Set
+
+from pystream.session_settings import SessionSettings, read_environment
 
 __all__ = ["SessionSettings", "configure", "settings", "get_session", "active_session",
            "stop_session", "find_java", "JavaNotFoundError", "default_parallelism", "is_remote",
@@ -49,56 +51,6 @@ class JavaNotFoundError(RuntimeError):
     """No Java runtime could be found for Spark."""
 
 
-@dataclass(frozen=True)
-class SessionSettings:
-    """How to start the session (from CLI options, PYSTREAM_* variables or a config file).
-
-    ``py_files``, ``requirements``, ``archives`` and ``python_executable`` are the Python
-    dependencies of every job of the process (``pystream run -pyfs/-pyreq/-pyarch/-pyexec``),
-    in PyFlink's formats (``requirements.txt#cache_dir``, ``venv.zip#alias``); ``jars``,
-    ``packages`` (Maven coordinates) and ``classpaths`` go to the session's JVM.
-    """
-
-    master: Optional[str] = None
-    remote: Optional[str] = None
-    app_name: str = "pystream"
-    conf: Dict[str, str] = field(default_factory=dict)
-    py_files: List[str] = field(default_factory=list)
-    jars: List[str] = field(default_factory=list)
-    packages: List[str] = field(default_factory=list)
-    requirements: Optional[str] = None
-    archives: List[str] = field(default_factory=list)
-    python_executable: Optional[str] = None
-    classpaths: List[str] = field(default_factory=list)
-
-    @staticmethod
-    def from_env(environ=os.environ) -> "SessionSettings":
-        conf = {}
-        for item in environ.get("PYSTREAM_CONF", "").split(";"):
-            if "=" in item:
-                k, v = item.split("=", 1)
-                conf[k.strip()] = v.strip()
-        split = (lambda name: [p for p in environ.get(name, "").split(",") if p])
-        return SessionSettings(
-            master=environ.get("PYSTREAM_MASTER") or None,
-            remote=environ.get("PYSTREAM_REMOTE") or environ.get("SPARK_REMOTE") or None,
-            app_name=environ.get("PYSTREAM_NAME", "pystream"), conf=conf,
-            py_files=split("PYSTREAM_PY_FILES"), jars=split("PYSTREAM_JARS"),
-            packages=split("PYSTREAM_PACKAGES"),
-            requirements=environ.get("PYSTREAM_REQUIREMENTS") or None,
-            archives=split("PYSTREAM_ARCHIVES"),
-            python_executable=environ.get("PYSTREAM_PYTHON_EXECUTABLE") or None,
-            classpaths=split("PYSTREAM_CLASSPATHS"))
-
-    @property
-    def effective_master(self) -> str:
-        return self.master or "local[*]"
-
-    @property
-    def is_remote(self) -> bool:
-        return bool(self.remote)
-
-
 _lock = threading.RLock()
 _settings: Optional[SessionSettings] = None
 _session = None
@@ -118,7 +70,7 @@ def configure(new_settings: Optional[SessionSettings] = None, **changes) -> Sess
 
 def settings() -> SessionSettings:
     with _lock:
-        return _settings or SessionSettings.from_env()
+        return _settings or read_environment()
 
 
 def log_path() -> Optional[str]:
@@ -378,6 +330,13 @@ def _shutdown_gateway() -> None:
 def is_remote(spark) -> bool:
     """Whether ``spark`` is a Spark Connect session."""
     return type(spark).__module__.startswith("pyspark.sql.connect")
+
+
+def activate(spark) -> None:
+    """Make ``spark`` the active session of this thread: a classic session's SQL settings
+    apply per JVM thread, and a job may run in a thread of its own."""
+    if not is_remote(spark):
+        spark._jvm.SparkSession.setActiveSession(spark._jsparkSession)
 
 
 def add_jars(*paths: str) -> None:
