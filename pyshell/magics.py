@@ -290,27 +290,32 @@ class PystreamMagics(Magics):
     @argument("--mode", default="simple",
               choices=["simple", "extended", "formatted", "codegen", "cost"],
               help="Spark's explain mode (simple)")
-    @argument("--graph", action="store_true", help="only the pystream graph (no Spark needed)")
+    @argument("--graph", action="store_true", help="only the pystream plan (no Spark needed)")
     @_stream_argument
     @line_cell_magic
     def explain(self, line: str, cell: Optional[str] = None):
-        """Show a DataStream's pystream graph (operators, fused stages, key_by boundaries)
-        and Spark's plan for it."""
-        from pyshell.explain import graph_text, runs_in_batch, spark_plan
+        """Show the plan of a DataStream or a Table (mode, engine, stages, shuffles) and
+        Spark's plan for it."""
+        from pyshell.explain import graph_text, spark_plan
+        from pystream.table import Table
 
         args, expression = self._parse(self.explain, line)
-        ds = self._stream(expression, cell)
-        batch = runs_in_batch(ds)
-        print(graph_text(ds, batch))
+        value = self._stream(expression, cell)
+        if isinstance(value, Table):
+            from pystream.table.planning import plan_of
+        else:
+            from pystream.datastream.planning import plan_of
+        planned = plan_of(value)
+        print(graph_text(planned))
         if args.graph:
             return
         self._session()
 
         def plan(cancel):
-            from pyshell.preview import compiled_stream
+            from pyshell.preview import compiled_frame
 
-            with compiled_stream(ds, batch) as compiled:
-                return spark_plan(compiled.df, args.mode)
+            with compiled_frame(planned) as df:
+                return spark_plan(df, args.mode)
 
         text = self._run(plan)
         if text:

@@ -12,7 +12,6 @@ Ctrl-C) stops it.
 from __future__ import annotations
 
 import contextlib
-import functools
 import itertools
 import shutil
 import tempfile
@@ -23,6 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator, List, Optional, Tuple, TypeVar
 
 from pyshell import render
+from pystream.session import is_remote
 
 POLL_SECONDS = 0.1
 NOTE_AFTER = 3.0  # seconds without a finished micro-batch before saying the query is starting
@@ -190,53 +190,33 @@ def run_interruptible(task: Callable[[Cancellation], T], cancel: Optional[Cancel
 # compiling
 
 
-def stream_node(ds):
-    """The graph node holding ``ds``'s records (a KeyedStream's values, not its keys)."""
-    return ds._values_node() if hasattr(ds, "_values_node") else ds._node
-
-
-def collects_in_batch(ds) -> bool:
-    """Whether ``ds`` is previewed with a bounded batch collect (else a streaming query)."""
-    from pystream import graph
-    from pystream.datastream import RuntimeExecutionMode
-
-    mode = ds.get_execution_environment().get_runtime_mode()
-    nodes = list(graph.walk([stream_node(ds)]))
-    bounded = all(n.bounded for n in nodes if isinstance(n, graph.Source))
-    if mode is RuntimeExecutionMode.BATCH:
-        return True
-    if not bounded:
-        return False
-    return (mode is RuntimeExecutionMode.AUTOMATIC
-            or not any(isinstance(n, graph.Keyed) for n in nodes))
-
-
-def is_bounded(ds) -> bool:
-    from pystream import graph
-
-    return all(n.bounded for n in graph.walk([stream_node(ds)]) if isinstance(n, graph.Source))
-
-
-def is_connect(spark) -> bool:
-    return type(spark).__module__.startswith("pyspark.sql.connect")
-
-
-# ---------------------------------------------------------------------------------------------
-# the two ways to preview
-
-
 @contextlib.contextmanager
-def compiled_stream(ds, batch: bool, compile_fn=None) -> Iterator[Any]:
-    """``compile_stream(ds, batch)``, its temporary files removed when the block ends."""
-    if compile_fn is None:
-        from pystream.compiler import compile_stream
+def compiled_stream(plan, with_watermark: bool = False) -> Iterator[Any]:
+    """``compile_stream(plan)``, its temporary files removed when the block ends."""
+    from pystream.compiler import compile_stream
 
-        compile_fn = functools.partial(compile_stream, batch=batch)
-    compiled = compile_fn(ds)
+    compiled = compile_stream(plan, with_watermark)
     try:
         yield compiled
     finally:
         compiled.close()
+
+
+@contextlib.contextmanager
+def compiled_frame(plan) -> Iterator[Any]:
+    """The Spark DataFrame a plan (a stream's or a table query's) computes, while the block
+    runs."""
+    if plan.query is None:
+        with compiled_stream(plan) as compiled:
+            yield compiled.df
+        return
+    from pystream.compiler.table_job import TableJob
+
+    yield TableJob.of(plan.query).frame(plan.roots[0])[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# the two ways to preview
 
 
 def preview(ds, limits: Limits = Limits(), cancel: Optional[Cancellation] = None,
@@ -246,18 +226,19 @@ def preview(ds, limits: Limits = Limits(), cancel: Optional[Cancellation] = None
     >>> preview(env.from_collection([1, 2, 3]), Limits(n=2)).rows   # doctest: +SKIP
     [1, 2]
     """
+    from pystream.datastream.planning import plan_of
     from pystream.session import get_session
 
     cancel = cancel or Cancellation()
     started = time.monotonic()
-    batch = collects_in_batch(ds)
-    with compiled_stream(ds, batch) as compiled:
-        if batch:
+    plan = plan_of(ds)
+    with compiled_stream(plan) as compiled:
+        if not compiled.streaming:
             return _collect(compiled, limits, cancel, started)
         spark = get_session()
         if compiled.shuffle_partitions:
             spark.conf.set("spark.sql.shuffle.partitions", str(compiled.shuffle_partitions))
-        with StreamTap(spark, compiled.df, compiled.decode, bounded=is_bounded(ds)) as tap:
+        with StreamTap(spark, compiled.df, compiled.decode, bounded=plan.bounded) as tap:
             return _poll(tap, compiled.columns, limits, cancel, started, note)
 
 
@@ -265,12 +246,14 @@ def preview_table(table, limits: Limits = Limits(),
                   cancel: Optional[Cancellation] = None) -> PreviewResult:
     """The leading rows of a Table; an updating table (STREAMING mode) shows its changelog,
     each row with its ``op`` (+I, -U, +U, -D), as ``TableResult.print()`` does."""
+    from pystream.compiler.table_job import TableJob
     from pystream.session import get_session
+    from pystream.table.planning import plan_of
 
     cancel = cancel or Cancellation()
     started = time.monotonic()
-    job = table._t_env._job()
-    rel = table._rel
+    plan = plan_of(table)
+    job, rel = TableJob.of(plan.query), plan.roots[0]
     if job.is_unbounded(rel):
         return _preview_unbounded_table(job, rel, limits, cancel, started)
     df, updating = job.frame(rel)
@@ -359,7 +342,7 @@ class JobTag:
     def __init__(self, spark):
         self.spark = spark
         self.tag = "pystream-preview-%s" % uuid.uuid4().hex
-        self.connect = is_connect(spark)
+        self.connect = is_remote(spark)
         self._over = threading.Event()
 
     def __enter__(self) -> "JobTag":
@@ -430,7 +413,7 @@ class StreamTap:
         self.running = False  # a micro-batch with input has finished
         self._batch_id: Optional[int] = None
         # over Spark Connect the checkpoint lives on the server: Spark makes and deletes one
-        self.checkpoint = None if is_connect(spark) else tempfile.mkdtemp(
+        self.checkpoint = None if is_remote(spark) else tempfile.mkdtemp(
             prefix="pystream-preview-")
         writer = (df.writeStream.format("memory").queryName(self.name).outputMode("append"))
         if bounded:

@@ -48,7 +48,7 @@ def run_statement(t_env, statement, mode: str = "tableau", n: Optional[int] = No
     schema = result.get_table_schema()
     if mode == "table":
         return _table_view(result, n, cancel, timeout, emit)
-    if not result._unbounded:
+    if not result.is_unbounded:
         rows = _leading(result, n, None, None)
         return _lines(result, rows, mode), rows
     show = emit or print
@@ -98,8 +98,7 @@ def _lines(result, rows: list, mode: str) -> List[str]:
         return [_changelog_header(result.get_table_schema())] + [_changelog_line(r)
                                                                   for r in rows]
     return tableau_lines(result.get_table_schema(), rows,
-                         op_column=result._streaming and result._query,
-                         widths_by_type=result._query)
+                         op_column=result.is_changelog, widths_by_type=result.is_query)
 
 
 # -- the table mode: the current rows, updated in place
@@ -147,7 +146,7 @@ def _table_view(result, n: Optional[int], cancel, timeout: Optional[float],
     seen = [0]
     console = Console(file=sys.stdout)
     if not console.is_terminal:  # no redrawing: only the final view
-        rows = _leading(result, n, cancel, timeout if result._unbounded else None)
+        rows = _leading(result, n, cancel, timeout if result.is_unbounded else None)
         for row in rows:
             apply_change(current, row)
         return _plain(console, rich_table(schema, current, len(rows))), rows
@@ -156,7 +155,7 @@ def _table_view(result, n: Optional[int], cancel, timeout: Optional[float],
             apply_change(current, row)
             seen[0] += 1
             live.update(rich_table(schema, current, seen[0]), refresh=True)
-        rows = _leading(result, n, cancel, timeout if result._unbounded else None, each)
+        rows = _leading(result, n, cancel, timeout if result.is_unbounded else None, each)
     return [], rows
 
 

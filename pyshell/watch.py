@@ -8,7 +8,7 @@ from collections import deque
 from typing import Callable, Optional, Tuple
 
 from pyshell import render
-from pyshell.preview import Cancellation, StreamTap, compiled_stream, stream_node
+from pyshell.preview import Cancellation, StreamTap, compiled_stream
 
 REFRESH_SECONDS = 0.5
 
@@ -35,48 +35,18 @@ def watermark_of(progress: Optional[dict]) -> Optional[str]:
     return (progress.get("eventTime") or {}).get("watermark")
 
 
-def compile_watched(ds):
-    """``ds`` compiled for a streaming query that reports the watermark when event time is set.
-
-    Keyed event-time operators declare the watermark themselves; for other streams the
-    records keep their ``__ts`` column and the watermark is declared on it. This is
-    ``pystream.compiler.compile_stream`` plus the timestamps.
-    """
-    from dataclasses import replace
-
-    from pystream import graph
-    from pystream.compiler import CompiledStream, compile_stream
-    from pystream.compiler.job import _activate
-    from pystream.compiler.translate import Compiler
-    from pystream.runtime.layout import TS, Layout
-    from pystream.session import get_session
-
-    node = stream_node(ds)
-    if any(isinstance(n, graph.Keyed) for n in graph.walk([node])):
-        return compile_stream(ds, batch=False)
-    spark = get_session()
-    _activate(spark)
-    settings = replace(ds.get_execution_environment()._job_settings(None), batch=False)
-    compiler = Compiler(spark, settings, [node])
-    flow = compiler.flow(node)
-    flow = compiler.materialize(flow, Layout(flow.type_info, timestamped=flow.event_time))
-    df = flow.df
-    if flow.event_time:
-        df = df.withWatermark(TS, "%d milliseconds" % (flow.watermark_delay_ms or 0))
-    return CompiledStream(df=df, type_info=flow.type_info, streaming=True, bounded=flow.bounded,
-                          shuffle_partitions=compiler.shuffle_partitions,
-                          temp_dirs=compiler.temp_dirs)
-
-
 def watch(ds, n: int, cancel: Cancellation, show: Callable[[str], None],
           refresh: float = REFRESH_SECONDS) -> str:
     """Show the latest ``n`` rows of ``ds`` every ``refresh`` seconds until ``cancel`` is set
     or the stream ends; the query is stopped in every case. Returns the closing line."""
+    from pystream.datastream import RuntimeExecutionMode
+    from pystream.datastream.planning import plan_of
     from pystream.session import get_session
 
-    spark = get_session()
     started = time.monotonic()
-    with compiled_stream(ds, False, compile_watched) as compiled:
+    plan = plan_of(ds, RuntimeExecutionMode.STREAMING)
+    with compiled_stream(plan, with_watermark=True) as compiled:
+        spark = get_session()
         if compiled.shuffle_partitions:
             spark.conf.set("spark.sql.shuffle.partitions", str(compiled.shuffle_partitions))
         with StreamTap(spark, compiled.df, compiled.decode, bounded=compiled.bounded) as tap:
@@ -92,9 +62,12 @@ def watch_table(table, n: int, cancel: Cancellation, show: Callable[[str], None]
                 refresh: float = REFRESH_SECONDS) -> str:
     """``watch`` of a Table over an unbounded source: its latest changes (``op`` first), the
     rate and the watermark, until ``cancel``; the query is stopped in every case."""
+    from pystream.compiler.table_job import TableJob
     from pystream.session import get_session
+    from pystream.table.planning import plan_of
 
-    job, rel = table._t_env._job(), table._rel
+    plan = plan_of(table)
+    job, rel = TableJob.of(plan.query), plan.roots[0]
     if not job.is_unbounded(rel):
         raise ValueError("%watch follows a STREAMING query over an unbounded table; "
                          "%preview shows the rows of a bounded one")

@@ -1,7 +1,8 @@
-"""The compiler: job graphs -> Spark plans.
+"""The compiler: plans -> Spark DataFrames and queries.
 
-``compile_stream(ds)`` gives the Spark DataFrame of one DataStream's records (for the shell's
-previews and ``explain``); ``Job`` (in ``job``) runs the sinks of a whole job.
+``plan`` (from ``pystream.plan``) decides; the compiler follows. ``compile_stream(plan)``
+gives the Spark DataFrame of one stream's records (for the shell's previews and ``explain``);
+``Job`` (in ``job``) runs the sinks of a whole job.
 """
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ from typing import List, Optional
 import pyarrow as pa
 
 from pystream.common.typeinfo import TypeInformation
+from pystream.plan import Plan, plan
+
+__all__ = ["plan", "Plan", "CompiledStream", "compile_stream"]
 
 
 @dataclass
@@ -19,7 +23,7 @@ class CompiledStream:
 
     df: object
     type_info: TypeInformation
-    streaming: bool
+    streaming: bool  # a streaming DataFrame (else a batch one)
     bounded: bool
     shuffle_partitions: Optional[int]
     temp_dirs: List[str]
@@ -46,32 +50,32 @@ class CompiledStream:
                                               for n in self.columns])
 
 
-def compile_stream(ds, batch: Optional[bool] = None) -> CompiledStream:
-    """Compile ``ds`` (and what it reads) into a DataFrame; ``batch`` overrides the env's mode.
+def compile_stream(plan: Plan, with_watermark: bool = False) -> CompiledStream:
+    """Compile the stream ``plan`` previews (its one root) into a DataFrame.
 
-    >>> compiled = compile_stream(ds)                          # doctest: +SKIP
+    Effects: starts the Spark session and prepares the job's dependencies
+    (``job.start_session``). ``with_watermark``: the records keep their timestamps and Spark's
+    watermark is declared on them, so a streaming query reports it (keyed event-time
+    operators declare their own).
+
+    >>> compiled = compile_stream(plan_of(ds))                 # doctest: +SKIP
     >>> compiled.df.explain()                                  # doctest: +SKIP
     """
     from pystream import graph
+    from pystream.compiler.job import start_session
     from pystream.compiler.translate import Compiler
-    from pystream.runtime.layout import Layout
-    from pystream.session import get_session
+    from pystream.runtime.layout import TS, Layout
 
-    env = ds.get_execution_environment()
-    node = ds._values_node() if hasattr(ds, "_values_node") else ds._node
-    settings = env._job_settings(None)
-    if batch is not None:
-        from dataclasses import replace
-
-        settings = replace(settings, batch=batch)
-    from pystream.compiler.job import _activate
-
-    spark = get_session()
-    _activate(spark)  # this thread's SQL settings are the session's
-    compiler = Compiler(spark, settings, [node])
+    (node,) = plan.roots
+    spark, bundle = start_session(plan)
+    compiler = Compiler(spark, plan, bundle)
     flow = compiler.flow(node)
-    flow = compiler.materialize(flow, Layout(flow.type_info))
-    bounded = all(n.bounded for n in graph.walk([node]) if isinstance(n, graph.Source))
-    return CompiledStream(df=flow.df, type_info=flow.type_info, streaming=not settings.batch,
-                          bounded=bounded, shuffle_partitions=compiler.shuffle_partitions,
+    keyed = any(isinstance(n, graph.Keyed) for n in plan.nodes())
+    timestamps = with_watermark and flow.event_time and not keyed
+    flow = compiler.materialize(flow, Layout(flow.type_info, timestamped=timestamps))
+    df = flow.df
+    if timestamps:
+        df = df.withWatermark(TS, "%d milliseconds" % (flow.watermark_delay_ms or 0))
+    return CompiledStream(df=df, type_info=flow.type_info, streaming=not plan.batch,
+                          bounded=plan.bounded, shuffle_partitions=compiler.shuffle_partitions,
                           temp_dirs=compiler.temp_dirs)

@@ -19,7 +19,6 @@ class Flow:
     parallelism: Optional[int]
     bounded: bool
     ops: Tuple = ()
-    chain_open: bool = True  # False after disable_chaining: the next operator starts a stage
     event_time: bool = False  # records carry timestamps and a watermark is defined
     watermark_delay_ms: Optional[int] = None
     watermarked: bool = False  # Spark's watermark is declared upstream (once per input)

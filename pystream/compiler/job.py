@@ -16,15 +16,16 @@ import tempfile
 import threading
 import time
 import weakref
-from typing import Callable, List, Optional, Set
+from typing import Callable, List, Optional, Set, Tuple
 
-from pystream import graph
+from pystream import graph, session
 from pystream.common.job import JobExecutionResult, JobID, JobStatus
-from pystream.compiler.batch_plan import planned
-from pystream.compiler.settings import JobSettings
-from pystream.compiler.sinks import RunningQuery, plan_sink
+from pystream.compiler.sink_helpers import RunningQuery
+from pystream.compiler.sinks import plan_sink
 from pystream.compiler.translate import Compiler
 from pystream.errors import PystreamError
+from pystream.plan import Plan
+from pystream.runtime.dependencies import Bundle
 from pystream.runtime.errors import spark_error
 
 POLL_SECONDS = 0.2
@@ -44,11 +45,18 @@ def unfinished_jobs() -> List["Job"]:
     return [job for job in list(_active) if not job.future.done()]
 
 
-def _activate(spark) -> None:
-    """Make ``spark`` the active session of this thread: a classic session's SQL settings
-    apply per JVM thread, and a job may run in a thread of its own."""
-    if not type(spark).__module__.startswith("pyspark.sql.connect"):
-        spark._jvm.SparkSession.setActiveSession(spark._jsparkSession)
+def start_session(plan: Plan) -> Tuple[object, Optional[Bundle]]:
+    """The effects a plan needs before it compiles: the Spark session, started (or reused)
+    with the job's jars and classpaths, active in this thread; the job's Python dependencies
+    prepared (requirements installed) into the bundle its functions travel with."""
+    from pystream.dependencies import Dependencies, configure_session, prepare
+
+    deps = plan.settings.dependencies or Dependencies()
+    configure_session(deps)
+    bundle = prepare(deps)
+    spark = session.get_session()
+    session.activate(spark)
+    return spark, bundle
 
 
 def _safe(name: str) -> str:
@@ -62,12 +70,14 @@ class JobCancelled(PystreamError):
 class Job:
     """One execution of a job graph."""
 
-    def __init__(self, spark, settings: JobSettings, sinks: List[graph.Sink]):
+    def __init__(self, spark, plan: Plan, bundle: Optional[Bundle] = None):
         self.spark = spark
-        self.settings = planned(sinks, settings)
-        self.sinks = list(sinks)
+        self.plan = plan
+        self.bundle = bundle
+        self.settings = plan.settings
+        self.sinks = list(plan.roots)
         self.job_id = JobID()
-        self.name = settings.job_name
+        self.name = self.settings.job_name
         self.future: concurrent.futures.Future = concurrent.futures.Future()
         self.started_at: Optional[float] = None
         self._status = JobStatus.CREATED
@@ -100,13 +110,20 @@ class Job:
         threading.Thread(target=target, daemon=True, name="pystream-%s" % self.name).start()
         return self
 
+    @staticmethod
+    def prepare(plan: Plan) -> "Job":
+        """The job of ``plan``, ready to run: its Spark session started and dependencies
+        prepared (``start_session``)."""
+        spark, bundle = start_session(plan)
+        return Job(spark, plan, bundle)
+
     def run(self) -> JobExecutionResult:
-        _activate(self.spark)
+        session.activate(self.spark)
         self.started_at = time.time()
         self._status = JobStatus.RUNNING
         _active.add(self)
         try:
-            compiler = Compiler(self.spark, self.settings, self.sinks)
+            compiler = Compiler(self.spark, self.plan, self.bundle)
             self._temp_dirs = compiler.temp_dirs
             plans = [plan_sink(compiler, sink) for sink in self.sinks]
             if self.settings.spark_batch:
@@ -162,11 +179,7 @@ class Job:
             self.spark.removeTag(self._tag)
 
     def _run_streaming(self, plans, compiler: Compiler) -> None:
-        bounded = all(node.bounded for node in graph.walk(self.sinks)
-                      if isinstance(node, graph.Source))
-        interval = self.settings.checkpoint_interval_ms
-        trigger = ({"availableNow": True} if bounded else
-                   {"processingTime": "%d milliseconds" % (interval or 0)})
+        bounded, trigger = self.plan.bounded, self.plan.trigger
         if compiler.shuffle_partitions:
             self.spark.conf.set("spark.sql.shuffle.partitions", str(compiler.shuffle_partitions))
         for index, (plan, sink) in enumerate(zip(plans, self.sinks)):

@@ -33,6 +33,7 @@ from pystream.compiler.expressions import (
     to_column,
 )
 from pystream.errors import UnsupportedFeatureError
+from pystream.plan.relational import is_bounded, is_updating
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.relational.resolve import type_of
@@ -75,21 +76,6 @@ class Frame:
 def translate(node: ops.Rel, ctx: Context) -> Frame:
     """The frame of ``node`` (and of everything it reads)."""
     return TRANSLATIONS[type(node)](node, ctx)
-
-
-def is_updating(node: ops.Rel, streaming: bool) -> bool:
-    """Whether ``node`` emits updates (-U/+U/-D) in STREAMING mode (Flink's changelog mode)."""
-    if not streaming:
-        return False
-    if isinstance(node, (ops.Aggregate, ops.Distinct)):
-        return True
-    if isinstance(node, ops.ConnectorScan) and node.options.get("connector") == "upsert-kafka":
-        return not node.bounded
-    if isinstance(node, ops.SetOp) and (node.kind != "union" or not node.all):
-        return True
-    if isinstance(node, ops.Join) and node.kind in ("left", "right", "full"):
-        return True
-    return any(is_updating(i, streaming) for i in node.inputs)
 
 
 def _select(frame: Frame, ctx: Context, columns: List[Column]) -> Frame:
@@ -162,9 +148,11 @@ def _not_on_unbounded(ctx: Context, what: str) -> None:
 def _stream_scan(node: ops.StreamScan, ctx: Context) -> Frame:
     """A bounded DataStream's records, compiled by the DataStream compiler (BATCH)."""
     from pystream.compiler import compile_stream
+    from pystream.datastream import RuntimeExecutionMode
+    from pystream.datastream.planning import plan_of
 
     stream = node.stream
-    if ctx.unbounded and not stream_is_bounded(node):  # in the job's own DataStream compiler
+    if ctx.unbounded and not is_bounded(node):  # in the job's own DataStream compiler
         from pystream.runtime.layout import Layout
         from pystream.runtime.records import column_names
 
@@ -173,10 +161,10 @@ def _stream_scan(node: ops.StreamScan, ctx: Context) -> Frame:
         columns = [quoted(c).cast(f.data_type.spark_type()).alias(f.name)
                    for c, f in zip(column_names(flow.type_info), node.schema)]
         return Frame(flow.df.select(*columns))
-    if not stream_is_bounded(node):
+    if not is_bounded(node):
         raise UnsupportedFeatureError(
             "from_data_stream of an unbounded DataStream in a BATCH table environment")
-    compiled = compile_stream(stream, batch=True)
+    compiled = compile_stream(plan_of(stream, RuntimeExecutionMode.BATCH))
     columns = [quoted(c).cast(f.data_type.spark_type()).alias(f.name)
                for c, f in zip(compiled.columns, node.schema)]
     df = compiled.df.select(*columns)
@@ -187,14 +175,6 @@ def _stream_scan(node: ops.StreamScan, ctx: Context) -> Frame:
 
 def _values_node(stream):
     return stream._values_node() if hasattr(stream, "_values_node") else stream._node
-
-
-def stream_is_bounded(node: ops.StreamScan) -> bool:
-    """Whether every source of the DataStream behind ``node`` ends."""
-    from pystream import graph
-
-    return all(n.bounded for n in graph.walk([node.stream._node])
-               if isinstance(n, graph.Source))
 
 
 # -- operators -------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from typing import Callable, Optional
 
 import pyarrow as pa
 
-from pystream import graph
+from pystream import graph, session
 from pystream.compiler.flow import Flow
 from pystream.runtime.layout import Layout
 
@@ -48,10 +48,6 @@ class RunningQuery:
         if self._finish is not None:
             finish, self._finish = self._finish, None
             finish()
-
-
-def is_connect(spark) -> bool:
-    return type(spark).__module__.startswith("pyspark.sql.connect")
 
 
 def client_frame(compiler, node: graph.Sink, java_floats: bool = True,
@@ -111,7 +107,7 @@ def start_client_stream(spark, df, deliver: Callable, trigger: dict, checkpoint:
                         fetch: Callable = _to_arrow) -> RunningQuery:
     """A streaming query bringing each micro-batch's rows to ``deliver`` in this process, as
     ``fetch`` gives them (an Arrow table; ``DataFrame.collect`` for Spark Rows)."""
-    if not is_connect(spark):
+    if not session.is_remote(spark):
         each = _EachClientBatch(deliver, fetch)
         writer = df.writeStream.foreachBatch(each)
         query = writer.trigger(**trigger).option("checkpointLocation", checkpoint).start()

@@ -1,14 +1,13 @@
 """Sinks -> Spark actions (BATCH) or streaming queries (STREAMING): the planner of the sink's
-class, from the table ``compiler.connectors.SINKS``. ``SinkPlan`` and ``RunningQuery`` are
-defined in ``sink_helpers`` (shared with the planners)."""
+class, from the table ``compiler.connectors.SINKS``."""
 from __future__ import annotations
 
 from pystream import graph
 from pystream.compiler.connectors import SINKS, lookup
-from pystream.compiler.sink_helpers import RunningQuery, SinkPlan
+from pystream.compiler.sink_helpers import SinkPlan
 from pystream.errors import UnsupportedFeatureError
 
-__all__ = ["RunningQuery", "SinkPlan", "plan_sink"]
+__all__ = ["plan_sink"]
 
 
 def plan_sink(compiler, node: graph.Sink) -> SinkPlan:

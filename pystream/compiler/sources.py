@@ -7,7 +7,6 @@ from pystream.compiler.connectors import SOURCES, lookup
 from pystream.compiler.flow import Flow
 
 # read by table_jdbc and table_kafka: source_helpers is its home
-from pystream.compiler.source_helpers import read_python_source  # noqa: F401
 from pystream.errors import PystreamError, UnsupportedFeatureError
 
 

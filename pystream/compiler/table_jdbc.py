@@ -13,6 +13,7 @@ from pyspark.sql import DataFrame, Window
 from pyspark.sql import functions as F
 
 from pystream.compiler.table_connectors import required_option
+from pystream.plan import JobSettings, plan
 from pystream.relational import operations as ops
 from pystream.relational.schema import Schema
 
@@ -39,8 +40,7 @@ def read_jdbc(node: ops.ConnectorScan, spark, streaming: bool, compiler=None) ->
     """The rows of a ``jdbc`` table (a bounded scan, in BATCH and STREAMING mode)."""
     from pyspark.sql import types as st
 
-    from pystream.compiler.settings import JobSettings
-    from pystream.compiler.sources import read_python_source
+    from pystream.compiler.source_helpers import read_python_source
     from pystream.compiler.translate import Compiler
     from pystream.runtime.jdbc import JdbcTableRead
 
@@ -51,7 +51,7 @@ def read_jdbc(node: ops.ConnectorScan, spark, streaming: bool, compiler=None) ->
                          required_option(options, "table-name", node.name),
                          list(node.physical.names),
                          schema, int(options.get("scan.fetch-size", "0")) or 10000)
-    return read_python_source(Compiler(spark, JobSettings(batch=True), []), spec)
+    return read_python_source(Compiler(spark, plan((), JobSettings(batch=True))), spec)
 
 
 def _identifier(name: str) -> str:

@@ -10,7 +10,6 @@ import dataclasses
 import hashlib
 import itertools
 import logging
-import os
 import re
 import sys
 from typing import Iterator, List, Optional
@@ -21,12 +20,16 @@ from pystream.common.types import Row, RowKind
 from pystream.compiler import table_connectors
 from pystream.compiler.expressions import quoted
 from pystream.compiler.relational import OP, SEQ, SUB, Context, Frame, translate
+from pystream.plan import JobSettings, plan
+from pystream.plan.planner import streams_of
+from pystream.plan.relational import is_bounded
 from pystream.relational import operations as ops
 from pystream.relational.explain import explain
 from pystream.relational.schema import Schema
 from pystream.session import get_session
 from pystream.table.catalog import CatalogTable
 from pystream.table.formatting import changelog_line
+from pystream.table.planning import TableQuery
 from pystream.table.result_kind import ResultKind
 from pystream.table.table_config import TableConfig
 from pystream.table.table_result import CloseableIterator, TableResult, row_kind_of
@@ -72,6 +75,11 @@ class TableJob:
         self.env_parallelism = env_parallelism  # a StreamExecutionEnvironment's own setting
         self.stream_env = stream_env  # the StreamTableEnvironment's, else the default one
 
+    @staticmethod
+    def of(query: TableQuery) -> "TableJob":
+        """The job running ``query``'s statements (a Table plan's ``query``)."""
+        return TableJob(query.streaming, query.config, query.env_parallelism, query.stream_env)
+
     def _context(self, compiler=None) -> Context:
         spark = compiler.spark if compiler is not None else get_session()
         zone = self.config.get("table.local-time-zone")
@@ -85,12 +93,7 @@ class TableJob:
 
     def is_unbounded(self, rel: ops.Rel) -> bool:
         """A STREAMING query reading an unbounded table: it runs as a streaming job."""
-        from pystream.compiler.relational import stream_is_bounded
-
-        return self.streaming and any(
-            (isinstance(n, ops.ConnectorScan) and not n.bounded)
-            or (isinstance(n, ops.StreamScan) and not stream_is_bounded(n))
-            for n in ops.walk(rel))
+        return self.streaming and not all(is_bounded(n) for n in ops.walk(rel))
 
     def frame(self, rel: ops.Rel, subtasks: bool = False, compiler=None):
         """The Spark DataFrame of ``rel``'s rows in order, with ``__op`` when updating (and,
@@ -115,19 +118,13 @@ class TableJob:
 
     @property
     def parallelism(self) -> int:
-        """``parallelism.default``, else the stream environment's parallelism, else the number
-        of cores, as Flink's local default."""
-        value = self.config.get("parallelism.default")
-        if value:
-            return int(value)
-        return self.env_parallelism or os.cpu_count() or 1
+        return TableQuery(self.streaming, self.config, self.env_parallelism).parallelism
 
     def _unbounded_plan(self, rel: ops.Rel):
         """An unbounded query planned in a job that is not started (explain, checks)."""
-        from pystream.compiler.settings import JobSettings
         from pystream.compiler.translate import Compiler
 
-        compiler = Compiler(get_session(), JobSettings(batch=False), [])
+        compiler = Compiler(get_session(), plan(streams_of(rel), JobSettings(batch=False)))
         return self.frame(rel, compiler=compiler)
 
     # -- unbounded queries: streaming DataStream jobs
@@ -141,9 +138,9 @@ class TableJob:
         from pystream.datastream.connectors.table import TableSource
 
         env = self.stream_env or StreamExecutionEnvironment.get_execution_environment()
-        settings = env._job_settings(self.config.get("pipeline.name") or name)
-        settings = dataclasses.replace(settings, batch=False, parallelism=self.parallelism,
-                                       **self._checkpointing())
+        settings = env.job_settings(self.config.get("pipeline.name") or name)
+        settings = dataclasses.replace(settings, runtime_mode="STREAMING",
+                                       parallelism=self.parallelism, **self._checkpointing())
         type_info = Types.ROW_NAMED(list(rel.schema.names),
                                     [t.to_type_info() for t in rel.schema.types])
         source = graph.Source(meta=graph.Meta(name="Source: Table"), output_type=type_info,
@@ -153,8 +150,7 @@ class TableJob:
         uid = "table-%s" % hashlib.sha1(explain(rel).encode()).hexdigest()[:12]
         node = graph.Sink(meta=graph.Meta(name=name, uid=uid), output_type=type_info,
                           input=source, sink=sink)
-        env._apply_python_settings()
-        return Job(get_session(), settings, [node])
+        return Job.prepare(plan([node], settings))
 
     def _checkpointing(self) -> dict:
         """JobSettings from Flink's checkpoint options in the TableConfig (``SET`` in SQL):

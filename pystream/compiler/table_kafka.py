@@ -15,6 +15,7 @@ from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 
 from pystream.compiler.table_connectors import required_option
+from pystream.plan import JobSettings, plan
 from pystream.relational import operations as ops
 from pystream.relational.schema import Field, Schema
 from pystream.table import types as T
@@ -89,14 +90,13 @@ def _raw_records(node: ops.ConnectorScan, spark, streaming: bool, compiler) -> D
         has_spark_kafka,
         spark_kafka_options,
     )
-    from pystream.compiler.settings import JobSettings
-    from pystream.compiler.sources import read_python_source
+    from pystream.compiler.source_helpers import read_python_source
     from pystream.compiler.translate import Compiler
     from pystream.runtime.kafka import KafkaRead
 
     source = _source(node)
     if compiler is None:  # a BATCH read outside a DataStream job
-        compiler = Compiler(spark, JobSettings(batch=not streaming), [])
+        compiler = Compiler(spark, plan((), JobSettings(batch=not streaming)))
     options = spark_kafka_options(source, compiler.settings.batch)
     if options is not None and has_spark_kafka(spark):
         return _spark_kafka_df(compiler, options)

@@ -2,20 +2,21 @@
 
 Stateless Python operators do not become Spark operators one by one: they accumulate on the
 ``Flow`` and run as one ``mapInArrow`` stage when something needs a DataFrame (a shuffle, a
-union, a sink, a parallelism change, a chaining break): PyFlink's operator chaining.
+union, a sink, a parallelism change, a chaining break): PyFlink's operator chaining. Where a
+stage starts is the plan's decision (``pystream.plan``); the compiler follows it.
 """
 from __future__ import annotations
 
 from dataclasses import replace
 from functools import singledispatchmethod
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from pystream import graph
 from pystream.compiler.flow import Flow
-from pystream.compiler.settings import JobSettings
 from pystream.errors import PystreamError
+from pystream.plan import CHAIN, REBALANCE, Plan
 from pystream.runtime.context import TaskInfo
-from pystream.runtime.dependencies import shipped
+from pystream.runtime.dependencies import Bundle, shipped
 from pystream.runtime.keyed_batch import INPUT
 from pystream.runtime.layout import KEY, PICKLED, PID, TAG, TS, Layout
 from pystream.runtime.records import VALUE_COLUMN
@@ -23,19 +24,22 @@ from pystream.runtime.stage import FusedStage, OpSpec
 
 
 class Compiler:
-    """Translates the nodes reachable from a job's sinks, each node once."""
+    """Translates the nodes of a plan's graph into DataFrames of ``spark``, each node once;
+    ``bundle``: the job's prepared dependencies, shipped with its Python functions."""
 
-    def __init__(self, spark, settings: JobSettings, sinks):
+    def __init__(self, spark, plan: Plan, bundle: Optional[Bundle] = None):
         self.spark = spark
-        self.settings = settings
+        self.plan = plan
+        self.settings = plan.settings
+        self.bundle = bundle
         self._raw: Dict[int, Flow] = {}
         self._tagged_flows: Dict[int, Flow] = {}
-        self.side_tags: Dict[int, Set[str]] = {}
         self.shuffle_partitions: Optional[int] = None
         self.temp_dirs: List[str] = []  # removed when the job ends
-        for node in graph.walk(list(sinks)):
-            if isinstance(node, graph.SideOutput):
-                self.side_tags.setdefault(id(node.input), set()).add(node.tag.tag_id)
+        # the graph nodes whose functions each Python stage runs, as built (checked against
+        # the plan's stages by the tests)
+        self.fused: List[Tuple[int, ...]] = []
+        self._op_nodes: Dict[int, int] = {}  # id(OpSpec) -> node id
 
     # -- flows of nodes
 
@@ -47,14 +51,14 @@ class Compiler:
 
     def flow(self, node: graph.Node) -> Flow:
         """The main output of ``node``, as its consumers read it."""
-        if id(node) not in self.side_tags:
+        if node.id not in self.plan.side_tags:
             return self.raw_flow(node)
         from pyspark.sql import functions as F
 
         tagged = self.tagged_flow(node)
         df = tagged.df.where(F.col(TAG).isNull()).drop(TAG)
         return tagged.but(df=df, layout=tagged.layout.but(tagged=False),
-                          type_info=node.output_type, chain_open=True,
+                          type_info=node.output_type,
                           selected_from=(tagged, None, df))
 
     def tagged_flow(self, node: graph.Node) -> Flow:
@@ -62,7 +66,7 @@ class Compiler:
         if id(node) not in self._tagged_flows:
             flow = self.raw_flow(node)
             if not flow.layout.tagged:  # a keyed stage emits tagged records itself
-                tags = tuple(sorted(self.side_tags[id(node)]))
+                tags = tuple(sorted(self.plan.side_tags[node.id]))
                 layout = Layout(PICKLED, timestamped=flow.layout.timestamped, tagged=True)
                 flow = self.materialize(flow, layout, side_tags=tags)
             self._tagged_flows[id(node)] = flow
@@ -85,13 +89,18 @@ class Compiler:
     def ship(self, obj):
         """``obj`` as sent to Spark's Python workers: with the job's dependencies, installed
         before ``obj`` is unpickled (see ``pystream.runtime.dependencies``)."""
-        return shipped(obj, self.settings.dependencies)
+        return shipped(obj, self.bundle)
 
     def op(self, node: graph.Node, kind: str, fn, parallelism: Optional[int]) -> OpSpec:
         declared = node.output_type if kind in ("map", "flat_map", "process", "async") \
             else None
-        return OpSpec(kind=kind, fn=fn, label=node.meta.label(),
+        spec = OpSpec(kind=kind, fn=fn, label=node.meta.label(),
                       info=self.task_info(node, parallelism), output_type=declared)
+        self._op_nodes[id(spec)] = node.id
+        return spec
+
+    def _record(self, ops) -> None:
+        self.fused.append(tuple(self._op_nodes[id(op)] for op in ops if id(op) in self._op_nodes))
 
     def materialize(self, flow: Flow, layout: Optional[Layout] = None,
                     key_op: Optional[OpSpec] = None, side_tags: tuple = ()) -> Flow:
@@ -103,9 +112,10 @@ class Compiler:
         if not ops and flow.layout.type_info == layout.type_info and not layout.keyed:
             return flow.but(df=_project(flow.df, flow.layout, layout), layout=layout)
         stage = FusedStage(ops=ops, input=flow.layout, output=layout, side_tags=side_tags)
+        self._record(ops)
         df = flow.df.mapInArrow(self.ship(stage), layout.spark_schema())
         return flow.but(df=df, layout=layout, ops=(), type_info=layout.type_info
-                        if layout.tagged else flow.type_info, chain_open=True)
+                        if layout.tagged else flow.type_info)
 
     def repartitioned(self, flow: Flow, parallelism: Optional[int]) -> Flow:
         """``flow`` with ``parallelism`` partitions (a rebalance), if it differs."""
@@ -139,24 +149,23 @@ class Compiler:
 
     @translate.register
     def _stateless(self, node: graph.Stateless) -> Flow:
+        entry = self.plan.entry(node)
+        p = self.plan.parallelism_of(node)
         if isinstance(node.input, graph.Partition):  # partition for this operator's instances
-            inherited = self.flow(node.input.input).parallelism
-            p = self.parallelism_of(node, inherited)
-            flow = self.partitioned(node.input, p or inherited)
+            flow = self.partitioned(node.input, p)
         else:
             flow = self.flow(node.input)
-            p = self.parallelism_of(node, flow.parallelism)
-        if p is not None and p != flow.parallelism:
+        if (p != flow.parallelism) != (entry == REBALANCE):
+            raise PystreamError("internal: the plan reads %s by %s, but its input has %s "
+                                "partitions" % (node.meta.label(), entry, flow.parallelism))
+        if entry == REBALANCE:
             flow = self.repartitioned(flow, p)
-        elif (not flow.chain_open or not self.settings.chaining
-              or node.meta.chaining in ("new_chain", "disabled")):
+        elif entry != CHAIN:
             flow = self.materialize(flow)
         flow = flow.then(self.op(node, node.kind, node.fn, p), node.output_type)
-        if node.meta.chaining == "disabled":
-            if id(node) not in self.side_tags:
-                flow = self.materialize(flow)
-            return flow.but(chain_open=False)
-        return flow.but(chain_open=True)  # the next operator may chain to this one
+        if node.meta.chaining == "disabled" and node.id not in self.plan.side_tags:
+            flow = self.materialize(flow)
+        return flow
 
     @translate.register
     def _side_output(self, node: graph.SideOutput) -> Flow:
@@ -165,7 +174,7 @@ class Compiler:
         tagged = self.tagged_flow(node.input)
         df = tagged.df.where(F.col(TAG) == F.lit(node.tag.tag_id)).drop(TAG)
         return tagged.but(df=df, layout=tagged.layout.but(tagged=False),
-                          type_info=node.tag.type_info, chain_open=True,
+                          type_info=node.tag.type_info,
                           selected_from=(tagged, node.tag.tag_id, df))
 
     @translate.register
@@ -178,7 +187,7 @@ class Compiler:
         slot = node.slot
         if slot.result is None or slot.session is not self.spark:
             flow = self.materialize(self.flow(node.input))
-            slot.result = flow.but(df=flow.df.localCheckpoint(eager=True), chain_open=False)
+            slot.result = flow.but(df=flow.df.localCheckpoint(eager=True))
             slot.session = self.spark
         return slot.result
 
@@ -191,8 +200,7 @@ class Compiler:
         p = self.parallelism_of(node, inherited) or inherited
         keyed = self.keyed_input(node, p, pickled=False)
         df = keyed.df.repartition(p, F.col(KEY)) if p else keyed.df.repartition(F.col(KEY))
-        return keyed.but(df=df.drop(KEY), layout=keyed.layout.but(keyed=False), parallelism=p,
-                         chain_open=True)
+        return keyed.but(df=df.drop(KEY), layout=keyed.layout.but(keyed=False), parallelism=p)
 
     @translate.register
     def _keyed(self, node: graph.Keyed) -> Flow:
@@ -205,7 +213,7 @@ class Compiler:
             keyed = self.keyed_input(node.input, p, pickled=not self.settings.batch)
         else:
             keyed = self.two_keyed_inputs(node, p)
-        tags = tuple(sorted(self.side_tags.get(id(node), ())))
+        tags = tuple(sorted(self.plan.side_tags.get(node.id, ())))
         info, label = self.task_info(node, p), node.meta.label()
         if not self.settings.batch:
             return self._keyed_streaming(node, keyed, p, info, tags)
@@ -220,8 +228,7 @@ class Compiler:
         df = keyed.df.repartition(p, F.col(KEY)).sortWithinPartitions(*order)
         stage = KeyedBatchStage(node.function, info, label, keyed.layout, out, tags)
         df = df.mapInArrow(self.ship(stage), out.spark_schema())
-        return keyed.but(df=df, layout=out, type_info=node.output_type, parallelism=p, ops=(),
-                         chain_open=True)
+        return keyed.but(df=df, layout=out, type_info=node.output_type, parallelism=p, ops=())
 
     def two_keyed_inputs(self, node: graph.Keyed, p: int) -> Flow:
         """The inputs of a two-input keyed operator as one keyed flow: values pickled, the
@@ -296,7 +303,7 @@ class Compiler:
         if timestamped:
             df = df.withColumn(TS, timestamp_column(F.col(TS_MILLIS)))
         return keyed.but(df=df.select(*out.columns), layout=out, type_info=node.output_type,
-                         parallelism=p, ops=(), chain_open=True, watermarked=watermarked)
+                         parallelism=p, ops=(), watermarked=watermarked)
 
     @staticmethod
     def time_mode(node: graph.Keyed, flow: Flow) -> str:
@@ -341,6 +348,7 @@ class Compiler:
             df = df.where(wanted | F.col(TAG).isNull() if None in tags else wanted)
         stage = RoutedStage(tuple((tag, flow.ops) for _, tag, flow in branches), source.layout,
                             layout)
+        self._record([op for _, _, flow in branches for op in flow.ops])
         return df.mapInArrow(self.ship(stage), layout.spark_schema())
 
     @translate.register
@@ -356,7 +364,7 @@ class Compiler:
         flow = self.materialize(self.flow(node.input))
         strategy = node.strategy
         if strategy == "forward":
-            return flow.but(chain_open=False)
+            return flow
         if strategy == "custom":
             return self._partition_custom(node, flow, p)
         if strategy in ("rebalance", "rescale"):
@@ -372,7 +380,7 @@ class Compiler:
             df = flow.df.crossJoin(copies).repartitionById(p, F.col("__copy")).drop("__copy")
         else:
             raise PystreamError("unknown partitioning %r" % strategy)
-        return flow.but(df=df, parallelism=p, chain_open=False)
+        return flow.but(df=df, parallelism=p)
 
     def _partition_custom(self, node: graph.Partition, flow: Flow, p: int) -> Flow:
         from pystream.runtime.partitioning import CustomPartitionKey
@@ -391,8 +399,7 @@ class Compiler:
         layout = flow.layout.but(type_info=flow.type_info, partition_ids=True)
         chosen = self.materialize(flow, layout, key_op=op)
         df = chosen.df.repartitionById(p, F.col(PID)).drop(PID)
-        return chosen.but(df=df, layout=chosen.layout.but(partition_ids=False), parallelism=p,
-                          chain_open=False)
+        return chosen.but(df=df, layout=chosen.layout.but(partition_ids=False), parallelism=p)
 
     def _round_robin(self, flow: Flow, p: int) -> Flow:
         """RoundRobin as a Spark expression (batch DataFrames only): the i-th record of each
@@ -402,7 +409,7 @@ class Compiler:
         flow = self.materialize(flow, flow.layout.but(type_info=flow.type_info))
         index = F.monotonically_increasing_id().bitwiseAND((1 << 33) - 1)  # within partition
         df = flow.df.repartitionById(p, F.pmod(index, F.lit(p)).cast("int"))
-        return flow.but(df=df, parallelism=p, chain_open=False)
+        return flow.but(df=df, parallelism=p)
 
     @translate.register
     def _assign_timestamps(self, node: graph.AssignTimestamps) -> Flow:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict, Iterable, List, Optional
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional
 
 from pystream import graph
 from pystream.common.configuration import Configuration
@@ -23,6 +23,9 @@ from pystream.datastream.data_stream import DataStream
 from pystream.datastream.execution_mode import RuntimeExecutionMode
 from pystream.datastream.slot_sharing_group import SlotSharingGroup
 from pystream.errors import PystreamError, UnsupportedFeatureError
+
+if TYPE_CHECKING:
+    from pystream.plan import JobSettings, Plan
 
 __all__ = ["StreamExecutionEnvironment"]
 
@@ -361,13 +364,15 @@ class StreamExecutionEnvironment:
         self._sinks.append(node)
         return len(self._sinks) - 1
 
-    def _job_settings(self, job_name: Optional[str]):
-        from pystream.compiler.settings import JobSettings
+    def job_settings(self, job_name: Optional[str] = None) -> "JobSettings":
+        """This environment's settings for a job, as planning reads them (pure: no Spark)."""
+        from pystream.dependencies import job_dependencies
+        from pystream.plan import JobSettings
 
         return JobSettings(
             job_name=job_name or self._configuration.get_string("pipeline.name",
                                                                 "Flink Streaming Job"),
-            batch=self._is_batch(),
+            runtime_mode=self._runtime_mode.name,
             parallelism=self.get_parallelism(),
             parallelism_explicit=self._config.get_parallelism() > 0,
             max_parallelism=max(self._config.get_max_parallelism(), 128),
@@ -379,40 +384,27 @@ class StreamExecutionEnvironment:
             checkpoint_interval_ms=(self._checkpoint_config.get_checkpoint_interval()
                                     if self._checkpoint_config.is_checkpointing_enabled()
                                     else None),
-            dependencies=self._dependency_bundle(),
+            dependencies=job_dependencies(self._configuration),
         )
 
-    def _is_batch(self, sinks: Optional[List[graph.Sink]] = None) -> bool:
-        if self._runtime_mode is RuntimeExecutionMode.AUTOMATIC:
-            return all(n.bounded for n in graph.walk(sinks or self._sinks)
-                       if isinstance(n, graph.Source))
-        return self._runtime_mode is RuntimeExecutionMode.BATCH
-
-    def _start_job(self, job_name: Optional[str], extra_sinks: Iterable[graph.Sink] = (),
-                   background: bool = True):
-        from pystream.compiler.job import Job
-        from pystream.session import get_session
+    def plan(self, job_name: Optional[str] = None,
+             extra_sinks: Iterable[graph.Sink] = ()) -> "Plan":
+        """The plan of the job ``execute()`` would run now (pure: no Spark)."""
+        from pystream.plan import plan
 
         sinks = self._sinks + list(extra_sinks)
         if not sinks:
             raise PystreamError("No operators defined in streaming topology. Cannot execute. "
                                 "(Add a sink, e.g. ds.print(), before env.execute().)")
-        self._apply_python_settings()
-        job = Job(get_session(), self._job_settings(job_name), sinks)
+        return plan(sinks, self.job_settings(job_name))
+
+    def _start_job(self, job_name: Optional[str], extra_sinks: Iterable[graph.Sink] = (),
+                   background: bool = True):
+        from pystream.compiler.job import Job
+
+        job = Job.prepare(self.plan(job_name, extra_sinks))
         self._sinks = []
         return job.start() if background else job
-
-    def _apply_python_settings(self) -> None:
-        """Before the session starts: let it start with the job's jars and classpaths."""
-        from pystream.dependencies import configure_session, job_dependencies
-
-        configure_session(job_dependencies(self._configuration))
-
-    def _dependency_bundle(self):
-        """Give the session what the job needs; the bundle the job ships to the workers."""
-        from pystream.dependencies import job_dependencies, prepare
-
-        return prepare(job_dependencies(self._configuration))
 
     def execute(self, job_name: Optional[str] = None) -> JobExecutionResult:
         """Run the job and wait for it to end (a bounded job ends by itself)."""

@@ -11,27 +11,27 @@ or sinks whose streaming behaviour differs (files roll and commit, Kafka keeps o
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Iterable, Optional
 
 from pystream import graph
-from pystream.compiler.settings import JobSettings
 from pystream.datastream.connectors.client import CollectSink, PrintSink
 from pystream.datastream.connectors.collection import CollectionSource
 from pystream.datastream.connectors.datagen import DataGeneratorSource
 from pystream.datastream.connectors.discarding import DiscardingSink
 from pystream.datastream.connectors.number_seq import NumberSequenceSource
+from pystream.plan.settings import JobSettings
 
 STATELESS_NODES = (graph.Source, graph.Stateless, graph.Union, graph.Partition, graph.KeyBy,
                    graph.SideOutput, graph.Sink)
 REPLAYABLE_SINKS = (PrintSink, CollectSink, DiscardingSink)
 
 
-def as_batch_reason(sinks: Iterable[graph.Sink], settings: JobSettings) -> Optional[str]:
-    """Why the STREAMING job of ``sinks`` may run as a Spark batch job, or None if it may not."""
+def as_batch_reason(roots: Iterable[graph.Node], settings: JobSettings) -> Optional[str]:
+    """Why the STREAMING job of ``roots`` (its sinks, or a previewed stream) may run as a
+    Spark batch job, or None if it may not."""
     if settings.batch or settings.checkpoint_interval_ms or not settings.may_run_as_batch:
         return None
-    for node in graph.walk(list(sinks)):
+    for node in graph.walk(list(roots)):
         if not isinstance(node, STATELESS_NODES):
             return None
         if isinstance(node, graph.Source) and not _fixed_records(node.source):
@@ -48,8 +48,3 @@ def _fixed_records(source) -> bool:
         return True
     return isinstance(source, DataGeneratorSource) and source.count is not None \
         and not source.rows_per_second
-
-
-def planned(sinks: Iterable[graph.Sink], settings: JobSettings) -> JobSettings:
-    """``settings`` with ``as_batch`` decided for the job of ``sinks``."""
-    return replace(settings, as_batch=as_batch_reason(sinks, settings))

@@ -29,4 +29,8 @@ def expression_string(node: ex.Expr) -> str:
         return "*"
     if isinstance(node, (ex.Symbol, ex.WindowRef)):
         return getattr(node, "name", None) or node.alias
+    if isinstance(node, ex.UserCall):
+        name = getattr(node.function, "name", None)
+        name = name() if callable(name) else name or type(node.function).__name__
+        return "%s(%s)" % (name, ", ".join(expression_string(a) for a in node.args))
     return repr(node)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import replace
-from typing import Any, Dict, List, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Union
 
 from pystream.errors import UnsupportedFeatureError
 from pystream.relational import build
@@ -32,6 +32,9 @@ from pystream.table.types import (
     verify_value,
 )
 from pystream.util.exceptions import ValidationException
+
+if TYPE_CHECKING:
+    from pystream.table.planning import TableQuery
 
 __all__ = ["TableEnvironment", "StreamTableEnvironment", "StatementSet"]
 
@@ -285,13 +288,18 @@ class TableEnvironment:
         self._anonymous[name] = table
         return name
 
-    def _job(self):
-        from pystream.compiler.table_job import TableJob  # Spark: imported when a job runs
+    def _query(self) -> "TableQuery":
+        from pystream.table.planning import TableQuery
 
         env = self._stream_env
         explicit = env._config.get_parallelism() if env is not None else -1
-        return TableJob(self._streaming, self._config, explicit if explicit > 0 else None,
-                        stream_env=env)
+        return TableQuery(self._streaming, self._config, explicit if explicit > 0 else None,
+                          stream_env=env)
+
+    def _job(self):
+        from pystream.compiler.table_job import TableJob  # Spark: imported when a job runs
+
+        return TableJob.of(self._query())
 
     def _execute_query(self, rel: ops.Rel) -> TableResult:
         return self._job().query_result(rel)

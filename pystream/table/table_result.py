@@ -63,6 +63,23 @@ class TableResult:
                            lambda: CloseableIterator(iter([Row(*r) for r in rows])), streaming,
                            query=False)
 
+    # -- how the result prints (pystream's, for the shell's SQL modes)
+
+    @property
+    def is_query(self) -> bool:
+        """The rows of a query (printed in widths by type), not of SHOW or DESCRIBE."""
+        return self._query
+
+    @property
+    def is_changelog(self) -> bool:
+        """Each row carries its row kind (+I/-U/+U/-D): a STREAMING query's changelog."""
+        return self._streaming and self._query
+
+    @property
+    def is_unbounded(self) -> bool:
+        """The rows of a query over an unbounded table: they come as the job runs."""
+        return self._unbounded
+
     def get_job_client(self):
         return self._job_client
 

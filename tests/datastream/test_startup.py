@@ -9,11 +9,11 @@ import pytest
 
 from pystream import graph
 from pystream.common import Configuration, Types, WatermarkStrategy
-from pystream.compiler.batch_plan import as_batch_reason
-from pystream.compiler.settings import JobSettings
 from pystream.datastream import StreamExecutionEnvironment
 from pystream.datastream.connectors import NumberSequenceSource
 from pystream.datastream.stream_execution_environment import BOUNDED_AS_BATCH
+from pystream.plan import JobSettings
+from pystream.plan.batch import as_batch_reason
 
 BUILD_A_JOB = """
 import sys

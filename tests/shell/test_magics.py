@@ -137,7 +137,7 @@ def test_explain_shows_graph_and_spark_plan(ip, streaming_env, capsys):
     ip.user_ns["nums"] = streaming_env.from_collection([1, 2, 3], Types.LONG())
     ip.run_line_magic("explain", "nums.map(lambda v: v + 1)")
     out = capsys.readouterr().out
-    assert [("Stage 1 · fused Python" in out), ("== Physical Plan ==" in out)] == [True, True]
+    assert [("· fused Python operators" in out), ("== Physical Plan ==" in out)] == [True, True]
 
 
 def test_conf_reads_and_sets_spark_and_env_settings(ip, capsys):
@@ -181,3 +181,14 @@ def test_a_failing_function_is_a_short_error_in_a_magic_and_in_a_cell(ip, stream
     assert [(e.startswith("Job failed: ZeroDivisionError"), "Traceback (most" in e)
             for e in (in_magic, in_cell)] + [result.success] == [(True, False), (True, False),
                                                                    False]
+
+
+def test_explain_shows_a_tables_plan_and_spark_plan(ip, capsys):
+    from pystream.table import EnvironmentSettings, TableEnvironment
+
+    t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+    ip.user_ns["t"] = t_env.from_elements([(1, "a"), (1, "b")], ["k", "v"])
+    ip.run_line_magic("explain", "t.group_by(t.k).select(t.k, t.v.count.alias('n'))")
+    out = capsys.readouterr().out
+    assert ["Stage 2 · aggregation" in out, "changelog (+I/-U/+U/-D)" in out,
+            "== Physical Plan ==" in out] == [True, True, True]

@@ -13,6 +13,7 @@ from pyshell.watch import RateMeter, watermark_of
 from pystream.common import Types, WatermarkStrategy
 from pystream.datastream import StreamExecutionEnvironment
 from pystream.datastream.connectors import DataGeneratorSource
+from pystream.datastream.planning import plan_of
 
 ARITY = {"-n": 1, "--rows": 1, "--timeout": 1, "-o": 0}
 
@@ -79,17 +80,20 @@ def test_explain_shows_fused_stages_and_key_by_boundaries():
     ds = ds.map(double).filter(lambda t: t[1] > 0).key_by(lambda t: t[0]) \
         .reduce(lambda a, b: a).map(str).set_parallelism(3)
     lines = [re.sub(r" \(\S+:\d+\)", "", line)
-             for line in graph_text(ds, batch=False).splitlines()]
+             for line in graph_text(plan_of(ds)).splitlines()]
     assert lines == [
-        "pystream graph · STREAMING · unbounded · 3 stages",
-        "Stage 1 · fused Python operators (mapInArrow)",
+        "pystream plan · STREAMING · unbounded · Spark Structured Streaming · 4 stages",
+        "  (runtime mode STREAMING)",
+        "  (unbounded input: streaming queries run until cancelled)",
+        "Stage 1 · source",
         "    Source: gen · DataGeneratorSource(count=None, rows_per_second=5) · unbounded",
+        "Stage 2 · fused Python operators (mapInArrow) · reads stage 1 by rebalance",
         "    Map · double",
         "    Filter · <lambda>",
         "    KeyBy · <lambda>",
-        "Stage 2 · keyed state and timers (transformWithState) · reads stage 1 by hash(key)",
+        "Stage 3 · keyed state and timers (transformWithState) · reads stage 2 by hash(key)",
         "    Reduce · RollingReduce(<lambda>)",
-        "Stage 3 · fused Python operators (mapInArrow) · reads stage 2 by rebalance",
+        "Stage 4 · fused Python operators (mapInArrow) · reads stage 3 by rebalance",
         "    Map · str · parallelism 3",
     ]
 

@@ -1,0 +1,27 @@
+"""The plan of what one DataStream computes (for the shell's previews, ``%watch`` and
+``%explain``): the same ``pystream.plan.plan`` a job's ``execute()`` starts from."""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Optional
+
+from pystream.datastream.data_stream import DataStream
+from pystream.datastream.execution_mode import RuntimeExecutionMode
+from pystream.plan import Plan, plan
+
+__all__ = ["plan_of"]
+
+
+def plan_of(ds: DataStream, runtime_mode: Optional[RuntimeExecutionMode] = None) -> Plan:
+    """The plan of ``ds``'s records (a KeyedStream's values) with its environment's settings;
+    ``runtime_mode`` overrides the environment's (STREAMING keeps streaming queries: a
+    bounded stateless stream then does not run as a batch job either). Pure: no Spark.
+
+    >>> plan_of(env.from_collection([1, 2]).map(str)).stages    # doctest: +SKIP
+    """
+    settings = ds.get_execution_environment().job_settings()
+    if runtime_mode is not None:
+        settings = replace(settings, runtime_mode=runtime_mode.name,
+                           may_run_as_batch=runtime_mode is not RuntimeExecutionMode.STREAMING
+                           and settings.may_run_as_batch)
+    return plan([ds._values_node()], settings)

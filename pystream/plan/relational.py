@@ -1,0 +1,121 @@
+"""``plan_query(rel, settings)``: the plan of a Table API or SQL query, without Spark.
+
+The same ``Plan`` as a DataStream job's, so the shell renders both halves alike. Relational
+stages keep their own expression trees (they become Spark expressions when the plan runs,
+in ``pystream.compiler.relational``):
+
+- a scan starts a stage;
+- projections and filters run in the stage they read, as Spark expressions, unless they
+  call a Python UDF (then the stage runs Python: Arrow batches through the user's function);
+- aggregations, joins, set operations, sorts and over-windows start a stage reading their
+  input shuffled by key (in STREAMING mode, with state: their results are a changelog).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from types import MappingProxyType
+from typing import Any, Dict, List, Optional
+
+from pystream import graph
+from pystream.plan.planner import Operator, Plan, Stage
+from pystream.plan.settings import JobSettings
+from pystream.relational import expressions as ex
+from pystream.relational import operations as ops
+from pystream.relational.explain import describe
+
+__all__ = ["plan_query", "calls_python", "is_bounded", "is_updating"]
+
+# relational operators that start a stage, and how they read their input
+SHUFFLES = {
+    ops.Aggregate: ("aggregate", "hash(group keys)"),
+    ops.WindowAggregate: ("window aggregate", "hash(group keys)"),
+    ops.Distinct: ("aggregate", "hash(all fields)"),
+    ops.Join: ("join", "hash(join keys)"),
+    ops.SetOp: ("set operation", "hash(all fields)"),
+    ops.Sort: ("sort", "range(sort keys)"),
+    ops.Over: ("over window", "hash(partition keys)"),
+}
+
+
+def calls_python(node: ops.Rel) -> bool:
+    """Whether ``node`` calls a user's Python function (a UDF, UDTF or UDAF)."""
+    exprs: List[ex.Expr] = []
+    for name in ("exprs", "aggregates", "keys", "properties"):
+        exprs += list(getattr(node, name, ()) or ())
+    for name in ("condition", "call"):
+        value = getattr(node, name, None)
+        if value is not None:
+            exprs.append(value)
+    return any(isinstance(e, ex.UserCall) for expr in exprs for e in ex.walk(expr))
+
+
+def is_updating(node: ops.Rel, streaming: bool) -> bool:
+    """Whether ``node`` emits updates (-U/+U/-D) in STREAMING mode (Flink's changelog mode)."""
+    if not streaming:
+        return False
+    if isinstance(node, (ops.Aggregate, ops.Distinct)):
+        return True
+    if isinstance(node, ops.ConnectorScan) and node.options.get("connector") == "upsert-kafka":
+        return not node.bounded
+    if isinstance(node, ops.SetOp) and (node.kind != "union" or not node.all):
+        return True
+    if isinstance(node, ops.Join) and node.kind in ("left", "right", "full"):
+        return True
+    return any(is_updating(i, streaming) for i in node.inputs)
+
+
+def is_bounded(node: ops.Rel) -> bool:
+    """Whether the rows a scan reads end (a connector's bounded table, a DataStream whose
+    sources all end)."""
+    if isinstance(node, ops.ConnectorScan):
+        return node.bounded
+    if isinstance(node, ops.StreamScan):
+        return all(n.bounded for n in graph.walk([node.stream._node])
+                   if isinstance(n, graph.Source))
+    return True
+
+
+def plan_query(rel: ops.Rel, settings: JobSettings, query: Optional[Any] = None) -> Plan:
+    """The plan of query ``rel`` with ``settings`` (``batch``: BATCH mode); ``query`` is what
+    runs it (``pystream.table.planning.TableQuery``). Pure: no Spark."""
+    nodes = list(ops.walk(rel))
+    bounded = all(is_bounded(n) for n in nodes)
+    reasons = ["runtime mode %s" % ("BATCH" if settings.batch else "STREAMING")]
+    updating = is_updating(rel, streaming=not settings.batch)
+    if settings.batch:
+        reasons.append("bounded tables: Spark batch DataFrames, the final rows")
+    elif bounded:
+        reasons.append("bounded tables: the changelog is computed on Spark batch DataFrames%s"
+                       % (" (+I/-U/+U/-D)" if updating else " (+I only)"))
+    else:
+        settings = replace(settings, as_batch=None)
+        reasons.append("unbounded tables: a streaming query, %s" % (
+            "its changelog emitted as it updates" if updating else "insert-only"))
+    if bounded and not settings.batch:
+        settings = replace(settings, as_batch=reasons[-1])
+    stages: List[dict] = []
+    stage_of: Dict[int, dict] = {}
+    for node in nodes:
+        python = calls_python(node)
+        if not node.inputs:
+            stage = {"kind": "source", "reads": []}
+            stages.append(stage)
+        elif type(node) in SHUFFLES:
+            kind, how = SHUFFLES[type(node)]
+            stage = {"kind": kind, "reads": [(stage_of[id(i)]["number"], how)
+                                             for i in node.inputs]}
+            stages.append(stage)
+        else:
+            stage = stage_of[id(node.inputs[0])]
+        stage.setdefault("number", len(stages))
+        stage.setdefault("operators", []).append(
+            Operator(id(node), type(node).__name__, describe(node), python))
+        if python and stage["kind"] == "source":
+            stage["kind"] = "python udf"
+        stage_of[id(node)] = stage
+    frozen = tuple(Stage(s["number"], s["kind"], tuple(s["operators"]), tuple(s["reads"]),
+                         settings.parallelism) for s in stages)
+    empty: MappingProxyType = MappingProxyType({})
+    return Plan(roots=(rel,), settings=settings, stages=frozen, bounded=bounded,
+                reasons=tuple(reasons), side_tags=empty, entries=empty, parallelisms=empty,
+                query=query, updating=updating)

@@ -1,0 +1,45 @@
+"""The plan of a Table's query (for the shell's previews, ``%watch`` and ``%explain``): the
+same ``Plan`` value a DataStream job has, made by ``pystream.plan.plan_query``."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from pystream.plan import JobSettings, Plan, plan_query
+from pystream.table.table import Table
+from pystream.table.table_config import TableConfig
+
+__all__ = ["TableQuery", "plan_of"]
+
+
+@dataclass(frozen=True, eq=False)
+class TableQuery:
+    """What runs a table environment's queries: its mode and configuration, and the stream
+    environment of a StreamTableEnvironment (``pystream.compiler.table_job.TableJob.of``)."""
+
+    streaming: bool
+    config: TableConfig
+    env_parallelism: Optional[int] = None  # a StreamExecutionEnvironment's own setting
+    stream_env: Any = None
+
+    @property
+    def parallelism(self) -> int:
+        """``parallelism.default``, else the stream environment's parallelism, else the number
+        of cores, as Flink's local default."""
+        value = self.config.get("parallelism.default")
+        if value:
+            return int(value)
+        return self.env_parallelism or os.cpu_count() or 1
+
+
+def plan_of(table: Table) -> Plan:
+    """The plan of ``table``'s query in its environment. Pure: no Spark.
+
+    >>> plan_of(t_env.sql_query("SELECT 1")).stages            # doctest: +SKIP
+    """
+    query = table._t_env._query()
+    settings = JobSettings(job_name=query.config.get("pipeline.name") or "collect",
+                           runtime_mode="STREAMING" if query.streaming else "BATCH",
+                           batch=not query.streaming, parallelism=query.parallelism)
+    return plan_query(table._rel, settings, query)
