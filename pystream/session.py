@@ -16,8 +16,8 @@ import subprocess
 import sys
 import tempfile
 import threading
-from dataclasses import replace
-from typing import Callable, Optional, Set
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Optional, Set
 
 from pystream.session_settings import SessionSettings, read_environment
 
@@ -51,31 +51,37 @@ class JavaNotFoundError(RuntimeError):
     """No Java runtime could be found for Spark."""
 
 
-_lock = threading.RLock()
-_settings: Optional[SessionSettings] = None
-_session = None
-_log_path: Optional[str] = None
-_added: Set[str] = set()  # jars, packages, classpaths and archives the session has
-_default_python: Optional[str] = None  # the workers' Python the classic session started with
+@dataclass
+class _ProcessSession:
+    """The process's one Spark session and what it was started with (guarded by ``lock``)."""
+
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    settings: Optional[SessionSettings] = None
+    session: Any = None
+    log_path: Optional[str] = None
+    added: Set[str] = field(default_factory=set)  # jars, packages, classpaths and archives
+    default_python: Optional[str] = None  # the workers' Python the classic session started with
+
+
+_state = _ProcessSession()
 
 
 def configure(new_settings: Optional[SessionSettings] = None, **changes) -> SessionSettings:
     """Set how the session will start (before it starts); returns the settings."""
-    global _settings
-    with _lock:
+    with _state.lock:
         base = new_settings or settings()
-        _settings = replace(base, **changes) if changes else base
-        return _settings
+        _state.settings = replace(base, **changes) if changes else base
+        return _state.settings
 
 
 def settings() -> SessionSettings:
-    with _lock:
-        return _settings or read_environment()
+    with _state.lock:
+        return _state.settings or read_environment()
 
 
 def log_path() -> Optional[str]:
     """Where the JVM's console output of this session goes."""
-    return _log_path
+    return _state.log_path
 
 
 def default_parallelism(s: Optional[SessionSettings] = None) -> int:
@@ -110,25 +116,24 @@ def find_java() -> str:
 
 def active_session():
     """The running session, or None (never starts one)."""
-    return _session
+    return _state.session
 
 
 def get_session():
     """The process-wide SparkSession, started on first use."""
-    global _session
-    with _lock:
-        if _session is not None and not _is_stopped(_session):
-            return _session
+    with _state.lock:
+        if _state.session is not None and not _is_stopped(_state.session):
+            return _state.session
         s = _on_local_server(settings())
-        _added.clear()
-        _session = _start_remote(s) if s.is_remote else _start_classic(s)
-        _apply_runtime_conf(_session, s)
+        _state.added.clear()
+        _state.session = _start_remote(s) if s.is_remote else _start_classic(s)
+        _apply_runtime_conf(_state.session, s)
         if s.is_remote:
-            _add_jvm_dependencies(_session, s.jars, s.packages, s.classpaths)
+            _add_jvm_dependencies(_state.session, s.jars, s.packages, s.classpaths)
         else:  # passed at start
-            _added.update(_jar_key(p) for p in s.jars + s.classpaths)
-            _added.update(_jar_key("ivy://" + p) for p in s.packages)
-        return _session
+            _state.added.update(_jar_key(p) for p in s.jars + s.classpaths)
+            _state.added.update(_jar_key("ivy://" + p) for p in s.packages)
+        return _state.session
 
 
 def _on_local_server(s: SessionSettings) -> SessionSettings:
@@ -199,7 +204,6 @@ def _check_remote(url: str) -> None:
 
 
 def _start_classic(s: SessionSettings):
-    global _log_path, _default_python
     from pyspark import SparkConf, SparkContext
     from pyspark.java_gateway import launch_gateway
     from pyspark.sql import SparkSession
@@ -237,8 +241,8 @@ def _start_classic(s: SessionSettings):
     log_dir = os.environ.get("PYSTREAM_LOG_DIR") or os.path.join(tempfile.gettempdir(),
                                                                  "pystream-logs")
     os.makedirs(log_dir, exist_ok=True)
-    _log_path = os.path.join(log_dir, "spark-%d.log" % os.getpid())
-    log = open(_log_path, "ab", buffering=0)
+    _state.log_path = os.path.join(log_dir, "spark-%d.log" % os.getpid())
+    log = open(_state.log_path, "ab", buffering=0)
     read_end, write_end = os.pipe()
     try:
         gateway = launch_gateway(conf, popen_kwargs={"stdout": write_end, "stderr": log})
@@ -246,7 +250,7 @@ def _start_classic(s: SessionSettings):
         os.close(write_end)
     threading.Thread(target=_echo_user_output, args=(read_end, log), daemon=True,
                      name="pystream-jvm-output").start()
-    _default_python = SparkContext(conf=conf, gateway=gateway).pythonExec
+    _state.default_python = SparkContext(conf=conf, gateway=gateway).pythonExec
     return SparkSession.builder.getOrCreate()
 
 
@@ -287,11 +291,10 @@ def _echo_user_output(fd: int, log) -> None:
 
 def stop_session() -> None:
     """Stop the session and its JVM (a no-op without one)."""
-    global _session, _default_python
-    with _lock:
-        session, _session = _session, None
-        _added.clear()
-        _default_python = None
+    with _state.lock:
+        session, _state.session = _state.session, None
+        _state.added.clear()
+        _state.default_python = None
         if session is None:
             return
         try:
@@ -343,23 +346,23 @@ def add_jars(*paths: str) -> None:
     """Make jars available to the session's JVM (driver and executors): passed at start if
     the session has not started, else added right away (``ADD JAR`` on a classic session,
     uploaded as an artifact to a Spark Connect server)."""
-    with _lock:
-        if _session is None:
+    with _state.lock:
+        if _state.session is None:
             s = settings()
             configure(jars=s.jars + [p for p in paths if p not in s.jars])
         else:
-            _add_jvm_dependencies(_session, jars=paths)
+            _add_jvm_dependencies(_state.session, jars=paths)
 
 
 def add_classpaths(*urls: str) -> None:
     """Add paths that every node can read to the JVM classpath (``extraClassPath`` at start,
     else ``ADD JAR``; over Spark Connect the paths are the server's)."""
-    with _lock:
-        if _session is None:
+    with _state.lock:
+        if _state.session is None:
             s = settings()
             configure(classpaths=s.classpaths + [u for u in urls if u not in s.classpaths])
         else:
-            _add_jvm_dependencies(_session, classpaths=urls)
+            _add_jvm_dependencies(_state.session, classpaths=urls)
 
 
 def _add_jvm_dependencies(spark, jars=(), packages=(), classpaths=()) -> None:
@@ -367,14 +370,14 @@ def _add_jvm_dependencies(spark, jars=(), packages=(), classpaths=()) -> None:
     wanted = [(p, True) for p in jars] + [("ivy://" + p, False) for p in packages] \
         + [(p, False) for p in classpaths]
     for path, upload in wanted:
-        if _jar_key(path) in _added:
+        if _jar_key(path) in _state.added:
             continue
         local = _local_path(path)
         if remote and upload and os.path.isfile(local):
             spark.addArtifacts(local)
         else:
             spark.sql("ADD JAR '%s'" % local.replace("\\", "\\\\").replace("'", "\\'"))
-        _added.add(_jar_key(path))
+        _state.added.add(_jar_key(path))
 
 
 def _local_path(path: str) -> str:
@@ -393,7 +396,7 @@ def with_session_python(spark, action: Callable[[], None]) -> None:
         return
     context = spark.sparkContext
     job_python = context.pythonExec
-    context.pythonExec = _default_python or job_python
+    context.pythonExec = _state.default_python or job_python
     try:
         action()
     finally:
@@ -416,18 +419,17 @@ def use_worker_python(executable: Optional[str], archive: Optional[str] = None) 
                 "server runs user functions with its own Python; start the server with "
                 "PYSPARK_PYTHON=%s instead" % executable)
         return
-    global _default_python
     context = spark.sparkContext
-    if _default_python is None:
-        _default_python = context.pythonExec
+    if _state.default_python is None:
+        _state.default_python = context.pythonExec
     if not executable:
-        context.pythonExec = _default_python
+        context.pythonExec = _state.default_python
         return
     if archive is not None:
-        with _lock:
-            if archive not in _added:
+        with _state.lock:
+            if archive not in _state.added:
                 context.addArchive(archive)
-                _added.add(archive)
+                _state.added.add(archive)
         if settings().effective_master.startswith("local"):
             # local mode unpacks archives under SparkFiles' root, not the workers' directory
             from pyspark import SparkFiles
