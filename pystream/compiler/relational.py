@@ -18,7 +18,7 @@ windowed aggregation, emitted when the watermark passes the window's end.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable, Dict, List
+from typing import Callable, Dict, List, Optional, Tuple
 
 from pyspark.sql import Column, DataFrame, Window
 from pyspark.sql import functions as F
@@ -179,8 +179,15 @@ def _values_node(stream):
 
 # -- operators -------------------------------------------------------------------------------
 
-def _project(node: ops.Project, ctx: Context) -> Frame:
-    frame = translate(node.input, ctx)
+def _project(node: ops.Project, ctx: Context, frame: Optional[Frame] = None) -> Frame:
+    """The projection of ``node`` (over ``frame``, if given: its input's rows). Over a Top-N
+    filter, the rank number is computed only if the projection keeps it, as in Flink."""
+    ranks = isinstance(node.input, ops.Filter) and _rank_filter(node.input)
+    if frame is None and ctx.changelog and ranks:
+        kept = any(isinstance(e, ex.Column) and e.name == ranks[2]
+                   for expr in node.exprs for e in ex.walk(expr))
+        frame = _filtered_ranks(node.input, ctx, with_rank=kept)
+    frame = frame or translate(node.input, ctx)
     schema = node.input.schema
     columns = [to_column(e, schema).alias(f.name) for e, f in zip(node.exprs, node.schema)]
     return _select(frame, ctx, columns)
@@ -211,11 +218,131 @@ def _correlate(node: ops.Correlate, ctx: Context) -> Frame:
 
 
 def _filter(node: ops.Filter, ctx: Context) -> Frame:
+    if ctx.changelog and _rank_filter(node) is not None:
+        return _filtered_ranks(node, ctx, with_rank=True)
     frame = translate(node.input, ctx)
     condition = node.condition
     if isinstance(condition, ex.SubQuery):
         return _semi_join(frame, node.input.schema, condition, ctx)
     return replace(frame, df=frame.df.where(to_column(condition, node.input.schema)))
+
+
+def _rank_filter(node: ops.Filter) -> Optional[Tuple[ops.Over, int, str]]:
+    """``WHERE rn <= N`` (or ``rn < N + 1``, ``rn = 1``) over a ROW_NUMBER, the only aggregate
+    of its Over node, read directly or through a projection that keeps it: the Over node, N
+    and the rank's name at the filter. None for any other filter."""
+    condition = node.condition
+    if not (isinstance(condition, ex.Call) and len(condition.args) == 2
+            and isinstance(condition.args[0], ex.Column)
+            and isinstance(condition.args[1], ex.Literal)
+            and isinstance(condition.args[1].value, int)):
+        return None
+    value = condition.args[1].value
+    n = {"equals": 1 if value == 1 else None, "less_than_or_equal": value,
+         "less_than": value - 1}.get(condition.name)
+    if not n or n < 1:
+        return None
+    name = rank = condition.args[0].name
+    over = node.input
+    if isinstance(over, ops.Project) and over.schema.has(rank):
+        expr = _unaliased(over.exprs[over.schema.names.index(rank)])
+        if not isinstance(expr, ex.Column):
+            return None
+        rank, over = expr.name, over.input
+    if not (isinstance(over, ops.Over) and len(over.aggregates) == 1
+            and over.schema.names[-1] == rank):
+        return None
+    call = _unaliased(over.aggregates[0].expr)
+    if isinstance(call, ex.OverCall) and call.agg.name == "row_number":
+        return over, n, name
+    return None
+
+
+def _filtered_ranks(node: ops.Filter, ctx: Context, with_rank: bool) -> Frame:
+    """The frame of a rank filter (see ``_rank_filter``) in STREAMING mode."""
+    over, n, _ = _rank_filter(node)
+    frame = _ranked(over, n, ctx, with_rank)
+    return frame if node.input is over else _project(node.input, ctx, frame)
+
+
+def _ranked(over: ops.Over, n: int, ctx: Context, with_rank: bool) -> Frame:
+    """ROW_NUMBER kept up to rank ``n`` in STREAMING mode: deduplication (rank 1 by a
+    processing-time attribute) or Top-N (by other fields)."""
+    window: ops.OverWindow = _unaliased(over.aggregates[0].expr).window
+    schema = over.input.schema
+    times = [schema.field(o.expr.name).time for o in window.order_by
+             if isinstance(o.expr, ex.Column)]
+    if n == 1 and times == ["proctime"]:
+        return _deduplicated(over, ctx)
+    if "rowtime" in times:
+        raise UnsupportedFeatureError("deduplication or Top-N on an event-time attribute in "
+                                      "STREAMING mode")
+    if "proctime" in times:
+        raise UnsupportedFeatureError("Top-N on a processing-time attribute in STREAMING mode")
+    return _top_n(over, n, ctx, with_rank)
+
+
+def _top_n(over: ops.Over, n: int, ctx: Context, with_rank: bool) -> Frame:
+    """Flink's Top-N changelog over a bounded table (``runtime.ranking.TopN``): Spark ranks
+    the rows by the ORDER BY (``dense_rank``); each partition's rows are then replayed in
+    arrival order through a buffer of the best ``n``."""
+    from pystream.runtime.ranking import TopN
+
+    frame = translate(over.input, ctx)
+    if frame.updating:
+        raise UnsupportedFeatureError("Top-N of an updating table in STREAMING mode")
+    window: ops.OverWindow = _unaliased(over.aggregates[0].expr).window
+    schema = over.input.schema
+    names = list(schema.names)
+    keys = [to_column(p, schema).alias("__part%d" % i)
+            for i, p in enumerate(window.partition_by)] or [F.lit(0).alias("__part0")]
+    ordered = Window.partitionBy(*[to_column(p, schema) for p in window.partition_by]) \
+        .orderBy(*[_ordering(o, schema) for o in window.order_by])
+    df = frame.df.select(*keys, *[quoted(f) for f in names], F.col(SEQ),
+                         F.dense_rank().over(ordered).alias("__ord"))
+    output = st.StructType(
+        [st.StructField(f.name, f.data_type.spark_type(), True) for f in schema] +
+        [st.StructField("__rank", st.LongType(), False),
+         st.StructField(SEQ, st.LongType(), False), st.StructField(OP, st.IntegerType(), False),
+         st.StructField(SUB, st.IntegerType(), False)])
+    run = TopN(n, names, with_rank)
+    df = df.groupBy(*["__part%d" % i for i in range(len(keys))]).applyInArrow(
+        lambda table: run(table), output)
+    return Frame(df.select(*[quoted(f) for f in names],
+                           F.col("__rank").alias(over.schema.names[-1]), F.col(SEQ),
+                           F.col(OP), F.col(SUB)), updating=True)
+
+
+def _deduplicated(over: ops.Over, ctx: Context) -> Frame:
+    """Flink's deduplication in STREAMING mode: ROW_NUMBER over a processing-time attribute,
+    rank 1. Ascending keeps each key's first row (append-only: +I); descending keeps its last
+    row, a changelog in which each newer row retracts the one before (+I, then -U/+U)."""
+    window: ops.OverWindow = _unaliased(over.aggregates[0].expr).window
+    schema = over.input.schema
+    order = window.order_by[0]
+    frame = translate(over.input, ctx)
+    if frame.updating:
+        raise UnsupportedFeatureError("deduplication of an updating table in STREAMING mode")
+    names = list(over.schema.names)
+    by_arrival = Window.partitionBy(*[to_column(p, schema) for p in window.partition_by]) \
+        .orderBy(SEQ)
+    df = frame.df.withColumn(names[-1], F.lit(1).cast("bigint"))
+    if order.ascending:
+        df = df.withColumn("__n", F.row_number().over(by_arrival)).where(F.col("__n") == 1)
+        return Frame(df.select(*[quoted(n) for n in names], F.col(SEQ)))
+    row = F.struct(*[quoted(n) for n in names])
+    df = df.withColumn("__new", row).withColumn("__old", F.lag("__new").over(by_arrival))
+    emitted = F.when(F.col("__old").isNull(), F.array(
+        F.struct(F.col("__new").alias("row"), F.lit(INSERT).alias("op"), F.lit(0).alias("sub")))) \
+        .otherwise(F.array(
+            F.struct(F.col("__old").alias("row"), F.lit(UPDATE_BEFORE).alias("op"),
+                     F.lit(0).alias("sub")),
+            F.struct(F.col("__new").alias("row"), F.lit(UPDATE_AFTER).alias("op"),
+                     F.lit(1).alias("sub"))))
+    exploded = df.select(F.explode(emitted).alias("__e"), F.col(SEQ))
+    return Frame(exploded.select(*[F.col("__e.row")[n].alias(n) for n in names], F.col(SEQ),
+                                 F.col("__e.op").alias(OP), F.col("__e.sub").alias(SUB)),
+                 updating=True)
 
 
 def _semi_join(frame: Frame, schema, sub: ex.SubQuery, ctx: Context) -> Frame:
@@ -484,15 +611,24 @@ def _cumulate(frame: Frame, ts: Column, size: int, step: int):
 
 def _over(node: ops.Over, ctx: Context) -> Frame:
     _not_on_unbounded(ctx, "an OVER window")
+    ranking = [a for a in node.aggregates if _unaliased(a.expr).agg.name in RANKING]
+    if ctx.changelog and ranking:  # Top-N and deduplication are _ranked's
+        raise UnsupportedFeatureError(
+            "%s OVER a window in STREAMING mode other than Top-N or deduplication (ROW_NUMBER "
+            "filtered by rn <= N, rn < N or rn = 1)" % _unaliased(ranking[0].expr).agg.name.upper())
     frame = translate(node.input, ctx)
     schema = node.input.schema
     columns = [quoted(n) for n in schema.names]
     for a in node.aggregates:
-        call: ex.OverCall = a.expr
+        call: ex.OverCall = _unaliased(a.expr)
         spec = _ranking_spec(call.window, schema) if call.agg.name in RANKING \
             else _over_spec(call.window, schema)
         columns.append(running_aggregate_column(call.agg, schema, spec).alias(a.names[0]))
     return _select(frame, ctx, columns)
+
+
+def _unaliased(expr: ex.Expr) -> ex.Expr:
+    return expr.expr if isinstance(expr, ex.Alias) else expr
 
 
 def _ranking_spec(w: ops.OverWindow, schema):

@@ -61,7 +61,30 @@ def is_updating(node: ops.Rel, streaming: bool) -> bool:
         return True
     if isinstance(node, ops.Join) and node.kind in ("left", "right", "full"):
         return True
+    if isinstance(node, ops.Over) and any(_ranks_updating(a.expr, node.input.schema)
+                                          for a in node.aggregates):
+        return True
     return any(is_updating(i, streaming) for i in node.inputs)
+
+
+def _ranks_updating(expr: ex.Expr, schema) -> bool:
+    """A ranking over a window (Top-N, or deduplication keeping the last row) updates its
+    result as rows arrive; ROW_NUMBER ascending on a processing-time attribute keeps each
+    key's first row (deduplication, append-only)."""
+    call = expr.expr if isinstance(expr, ex.Alias) else expr
+    if not (isinstance(call, ex.OverCall) and call.agg.name in ("row_number", "rank",
+                                                                "dense_rank")):
+        return False
+    return not (call.agg.name == "row_number" and call.window.order_by[0].ascending
+                and _by_proctime(call, schema))
+
+
+def _by_proctime(expr: ex.Expr, schema) -> bool:
+    """A ranking ordered by a processing-time attribute alone (deduplication)."""
+    call = expr.expr if isinstance(expr, ex.Alias) else expr
+    order = call.window.order_by
+    return len(order) == 1 and isinstance(order[0].expr, ex.Column) and \
+        schema.has(order[0].expr.name) and schema.field(order[0].expr.name).time == "proctime"
 
 
 def is_bounded(node: ops.Rel) -> bool:
@@ -96,7 +119,10 @@ def plan_query(rel: ops.Rel, settings: JobSettings, query: Optional[Any] = None)
     stages: List[dict] = []
     stage_of: Dict[int, dict] = {}
     for node in nodes:
-        python = calls_python(node)
+        python = calls_python(node) or (not settings.batch and isinstance(node, ops.Over) and any(
+            _ranks_updating(a.expr, node.input.schema) and not _by_proctime(a.expr,
+                                                                            node.input.schema)
+            for a in node.aggregates))  # Top-N replays each partition's ranking in Python
         if not node.inputs:
             stage = {"kind": "source", "reads": []}
             stages.append(stage)

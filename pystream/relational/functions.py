@@ -156,6 +156,7 @@ _SCALAR = {
     "local_time": returns(lambda: DataTypes.TIME(0), "never"),
     "local_timestamp": returns(lambda: DataTypes.TIMESTAMP(3), "never"),
     "now": returns(lambda: DataTypes.TIMESTAMP_LTZ(3), "never"),
+    "proctime": returns(lambda: DataTypes.TIMESTAMP_LTZ(3), "never"),
     "current_row_timestamp": returns(lambda: DataTypes.TIMESTAMP_LTZ(3), "never"),
     "to_date": returns(DataTypes.DATE), "to_time": returns(lambda: DataTypes.TIME(0)),
     "to_timestamp": returns(lambda: DataTypes.TIMESTAMP(3)),
