@@ -152,10 +152,7 @@ def plan(roots: Iterable[graph.Node], settings: JobSettings) -> Plan:
     mode = settings.runtime_mode
     if mode is not None:
         batch = mode == "BATCH" or (mode == "AUTOMATIC" and bounded)
-        reasons.append("runtime mode %s%s" % (mode, (": every source is bounded, so BATCH"
-                                                     if batch else ": a source is unbounded, "
-                                                     "so STREAMING") if mode == "AUTOMATIC"
-                                              else ""))
+        reasons.append(_mode_reason(mode, batch))
         settings = replace(settings, batch=batch)
     settings = replace(settings, as_batch=as_batch_reason(roots, settings))
     if settings.as_batch:
@@ -176,6 +173,13 @@ def plan(roots: Iterable[graph.Node], settings: JobSettings) -> Plan:
                 reasons=tuple(reasons), side_tags=MappingProxyType(planner.side_tags),
                 entries=MappingProxyType(planner.entries),
                 parallelisms=MappingProxyType(planner.parallelism))
+
+
+def _mode_reason(mode: str, batch: bool) -> str:
+    if mode != "AUTOMATIC":
+        return "runtime mode %s" % mode
+    return "runtime mode AUTOMATIC: %s" % ("every source is bounded, so BATCH" if batch
+                                           else "a source is unbounded, so STREAMING")
 
 
 def _streams_in_queries(nodes: List[graph.Node]) -> Iterable[graph.Node]:
