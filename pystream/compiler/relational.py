@@ -33,7 +33,7 @@ from pystream.compiler.expressions import (
     to_column,
 )
 from pystream.errors import UnsupportedFeatureError
-from pystream.plan.relational import is_bounded, is_updating
+from pystream.plan.relational import by_proctime, is_bounded, is_updating
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.relational.resolve import type_of
@@ -270,10 +270,10 @@ def _ranked(over: ops.Over, n: int, ctx: Context, with_rank: bool) -> Frame:
     processing-time attribute) or Top-N (by other fields)."""
     window: ops.OverWindow = _unaliased(over.aggregates[0].expr).window
     schema = over.input.schema
+    if n == 1 and by_proctime(over.aggregates[0].expr, schema):
+        return _deduplicated(over, ctx)
     times = [schema.field(o.expr.name).time for o in window.order_by
              if isinstance(o.expr, ex.Column)]
-    if n == 1 and times == ["proctime"]:
-        return _deduplicated(over, ctx)
     if "rowtime" in times:
         raise UnsupportedFeatureError("deduplication or Top-N on an event-time attribute in "
                                       "STREAMING mode")
@@ -330,19 +330,7 @@ def _deduplicated(over: ops.Over, ctx: Context) -> Frame:
     if order.ascending:
         df = df.withColumn("__n", F.row_number().over(by_arrival)).where(F.col("__n") == 1)
         return Frame(df.select(*[quoted(n) for n in names], F.col(SEQ)))
-    row = F.struct(*[quoted(n) for n in names])
-    df = df.withColumn("__new", row).withColumn("__old", F.lag("__new").over(by_arrival))
-    emitted = F.when(F.col("__old").isNull(), F.array(
-        F.struct(F.col("__new").alias("row"), F.lit(INSERT).alias("op"), F.lit(0).alias("sub")))) \
-        .otherwise(F.array(
-            F.struct(F.col("__old").alias("row"), F.lit(UPDATE_BEFORE).alias("op"),
-                     F.lit(0).alias("sub")),
-            F.struct(F.col("__new").alias("row"), F.lit(UPDATE_AFTER).alias("op"),
-                     F.lit(1).alias("sub"))))
-    exploded = df.select(F.explode(emitted).alias("__e"), F.col(SEQ))
-    return Frame(exploded.select(*[F.col("__e.row")[n].alias(n) for n in names], F.col(SEQ),
-                                 F.col("__e.op").alias(OP), F.col("__e.sub").alias(SUB)),
-                 updating=True)
+    return Frame(_retractions(df, by_arrival, names), updating=True)
 
 
 def _semi_join(frame: Frame, schema, sub: ex.SubQuery, ctx: Context) -> Frame:
@@ -437,18 +425,31 @@ def _arg_schema(node: ops.Aggregate, schema: Schema) -> Schema:
 def _changelog_of_running(df: DataFrame, keys: List[str], values: List[str]) -> DataFrame:
     """Per record: +I for a key's first row, -U/+U when its values changed, else nothing."""
     order = Window.partitionBy(*[quoted(k) for k in keys]).orderBy(SEQ)
-    current = F.struct(*[quoted(v) for v in values])
-    df = df.withColumn("__new", current).withColumn("__old", F.lag("__new").over(order))
-    fields = keys + values
-    new_row = F.struct(*[quoted(k) for k in keys], *[F.col("__new")[v].alias(v) for v in values])
-    old_row = F.struct(*[quoted(k) for k in keys], *[F.col("__old")[v].alias(v) for v in values])
-    emitted = F.when(F.col("__old").isNull(), F.array(
-        F.struct(new_row.alias("row"), F.lit(INSERT).alias("op"), F.lit(0).alias("sub")))) \
-        .when(F.col("__old") != F.col("__new"), F.array(
-            F.struct(old_row.alias("row"), F.lit(UPDATE_BEFORE).alias("op"), F.lit(0).alias("sub")),
-            F.struct(new_row.alias("row"), F.lit(UPDATE_AFTER).alias("op"), F.lit(1).alias("sub"))))
+    return _retractions(df, order, keys + values, compared=values)
+
+
+def _retractions(df: DataFrame, order, names: List[str],
+                 compared: Optional[List[str]] = None) -> DataFrame:
+    """Per record, in ``order`` (a window over ``__seq``): +I for a partition's first row,
+    else -U of the row before it and +U of this one (only where the ``compared`` fields
+    changed, if given)."""
+    df = df.withColumn("__new", F.struct(*[quoted(n) for n in names]))
+    df = df.withColumn("__old", F.lag("__new").over(order))
+    first = F.array(F.struct(F.col("__new").alias("row"), F.lit(INSERT).alias("op"),
+                             F.lit(0).alias("sub")))
+    update = F.array(F.struct(F.col("__old").alias("row"), F.lit(UPDATE_BEFORE).alias("op"),
+                              F.lit(0).alias("sub")),
+                     F.struct(F.col("__new").alias("row"), F.lit(UPDATE_AFTER).alias("op"),
+                              F.lit(1).alias("sub")))
+    emitted = F.when(F.col("__old").isNull(), first)
+    if compared is None:
+        emitted = emitted.otherwise(update)
+    else:
+        old, new = [F.struct(*[F.col(side)[c].alias(c) for c in compared])
+                    for side in ("__old", "__new")]
+        emitted = emitted.when(old != new, update)
     exploded = df.select(F.explode(emitted).alias("__e"), F.col(SEQ))
-    return exploded.select(*[F.col("__e.row")[f].alias(f) for f in fields], F.col(SEQ),
+    return exploded.select(*[F.col("__e.row")[n].alias(n) for n in names], F.col(SEQ),
                            F.col("__e.op").alias(OP), F.col("__e.sub").alias(SUB))
 
 

@@ -130,12 +130,6 @@ class Plan:
         """The partitions of ``node``'s output (None: as many as its source has)."""
         return self.parallelisms[node.id]
 
-    def stage_of(self, node: graph.Node) -> Stage:
-        for stage in self.stages:
-            if any(op.node_id == node.id for op in stage.operators):
-                return stage
-        raise KeyError(node.meta.name)
-
 
 def plan(roots: Iterable[graph.Node], settings: JobSettings) -> Plan:
     """The plan of the job whose sinks (or previewed stream) are ``roots``: pure, no Spark.

@@ -23,7 +23,7 @@ from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.relational.explain import describe
 
-__all__ = ["plan_query", "calls_python", "is_bounded", "is_updating"]
+__all__ = ["plan_query", "calls_python", "is_bounded", "is_updating", "by_proctime"]
 
 # relational operators that start a stage, and how they read their input
 SHUFFLES = {
@@ -76,10 +76,10 @@ def _ranks_updating(expr: ex.Expr, schema) -> bool:
                                                                 "dense_rank")):
         return False
     return not (call.agg.name == "row_number" and call.window.order_by[0].ascending
-                and _by_proctime(call, schema))
+                and by_proctime(call, schema))
 
 
-def _by_proctime(expr: ex.Expr, schema) -> bool:
+def by_proctime(expr: ex.Expr, schema) -> bool:
     """A ranking ordered by a processing-time attribute alone (deduplication)."""
     call = expr.expr if isinstance(expr, ex.Alias) else expr
     order = call.window.order_by
@@ -120,7 +120,7 @@ def plan_query(rel: ops.Rel, settings: JobSettings, query: Optional[Any] = None)
     stage_of: Dict[int, dict] = {}
     for node in nodes:
         python = calls_python(node) or (not settings.batch and isinstance(node, ops.Over) and any(
-            _ranks_updating(a.expr, node.input.schema) and not _by_proctime(a.expr,
+            _ranks_updating(a.expr, node.input.schema) and not by_proctime(a.expr,
                                                                             node.input.schema)
             for a in node.aggregates))  # Top-N replays each partition's ranking in Python
         if not node.inputs:
