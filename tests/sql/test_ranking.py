@@ -32,12 +32,9 @@ def test_what_streaming_ranking_does_not_do_yet_is_named(t_env, order, rank, wha
 
 
 def test_keeping_the_last_row_is_an_updating_changelog(t_env):
-    rows = [(str(r.get_row_kind()), r[0]) for r in
-            t_env.execute_sql(RANKED % ("pt DESC", "= 1")).collect()]
-    assert rows == [("+I", 1), ("+I", 2), ("-U", 1), ("+U", 3), ("-U", 2), ("+U", 4)]
+    """The plan says which result updates; the rows are the oracle programs'."""
     assert plan_of(t_env.sql_query(RANKED % ("pt DESC", "= 1"))).updating
     assert not plan_of(t_env.sql_query(RANKED % ("pt", "= 1"))).updating
-
 
 
 def test_a_top_n_by_a_field_is_an_updating_changelog(t_env):
