@@ -13,6 +13,13 @@ from typing import Callable, Dict, List
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 
+from pystream.compiler.bad_records import (
+    PARSER_OPTIONS,
+    checked,
+    file_location,
+    ignores_errors,
+    with_corrupt_column,
+)
 from pystream.relational import operations as ops
 from pystream.relational.schema import Schema
 from pystream.table import types as T
@@ -133,23 +140,23 @@ def _read_filesystem(node: ops.ConnectorScan, spark, streaming: bool) -> DataFra
     fmt = options.get("format")
     physical = Schema(tuple(f for f in node.physical if f.name not in node.partition_keys))
     monitored = streaming and not node.bounded  # 'source.monitor-interval': new files too
-    reader = (spark.readStream if monitored else spark.read).schema(_spark_schema(physical))
-    lenient = options.get("%s.ignore-parse-errors" % fmt, "false") == "true"
-    mode = "DROPMALFORMED" if lenient else "FAILFAST"
-    if fmt == "csv":
-        df = reader.options(sep=options.get("csv.field-delimiter", ","),
-                            quote=options.get("csv.quote-character", '"'),
-                            nullValue=options.get("csv.null-literal", "\u0000"),
-                            emptyValue="", mode=mode,
-                            timestampFormat="yyyy-MM-dd HH:mm:ss[.SSSSSSSSS]").csv(path)
-    elif fmt == "json":
-        df = reader.options(mode=mode, timestampFormat="yyyy-MM-dd HH:mm:ss[.SSSSSSSSS]") \
-            .json(path)
+    reader = (spark.readStream if monitored else spark.read)
+    if fmt in ("csv", "json"):
+        reader = reader.schema(with_corrupt_column(_spark_schema(physical))) \
+            .options(timestampFormat="yyyy-MM-dd HH:mm:ss[.SSSSSSSSS]", **PARSER_OPTIONS)
+        if fmt == "csv":
+            df = reader.options(sep=options.get("csv.field-delimiter", ","),
+                                quote=options.get("csv.quote-character", '"'),
+                                nullValue=options.get("csv.null-literal", "\u0000"),
+                                emptyValue="").csv(path)
+        else:
+            df = reader.json(path)
+        df = checked(df, node.name, fmt, physical.names, file_location(),
+                     ignores_errors(options, fmt))
     elif fmt == "raw":
-        df = (spark.readStream if monitored else spark.read).text(path) \
-            .withColumnRenamed("value", node.physical.names[0])
+        df = reader.text(path).withColumnRenamed("value", node.physical.names[0])
     elif fmt in ("parquet", "orc", "avro"):
-        df = reader.format(fmt).load(path)
+        df = reader.schema(_spark_schema(physical)).format(fmt).load(path)
     else:
         raise ValidationException("Could not find any format factory for identifier '%s' in "
                                   "the classpath." % fmt)

@@ -18,8 +18,10 @@ from pyspark.sql import functions as F
 
 from pystream.common.types import Row, RowKind
 from pystream.compiler import table_connectors
+from pystream.compiler.bad_records import explained
 from pystream.compiler.expressions import quoted
 from pystream.compiler.relational import OP, SEQ, SUB, Context, Frame, translate
+from pystream.errors import JobExecutionError
 from pystream.plan import JobSettings, plan
 from pystream.plan.planner import streams_of
 from pystream.plan.relational import is_bounded
@@ -376,6 +378,8 @@ class JobClient:
             self.job.future.result(timeout=timeout)
         except concurrent.futures.TimeoutError:
             return
+        except JobExecutionError as e:
+            raise _table_error(e) from None
         except KeyboardInterrupt:
             self.job.cancel()
             raise
@@ -479,6 +483,8 @@ def _spark_message(text: str) -> str:
     if not found:
         return text.strip().splitlines()[0]
     line = found.group(0)
+    if line.startswith("[USER_RAISED_EXCEPTION] "):  # pystream's own check, as it said it
+        return explained(re.sub(r" SQLSTATE: \w+$", "", line[len("[USER_RAISED_EXCEPTION] "):]))
     if line.rstrip().endswith("Traceback (most recent call last):"):  # a Python worker's
         python = text[found.end():].split("\n\tat ")[0]  # its traceback, not the JVM's
         raised = [t.strip() for t in python.splitlines()

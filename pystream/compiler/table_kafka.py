@@ -14,6 +14,13 @@ from typing import Dict, List, Optional, Tuple
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 
+from pystream.compiler.bad_records import (
+    CORRUPT,
+    PARSER_OPTIONS,
+    checked,
+    ignores_errors,
+    kafka_location,
+)
 from pystream.compiler.table_connectors import required_option
 from pystream.plan import JobSettings, plan
 from pystream.relational import operations as ops
@@ -109,29 +116,28 @@ def _struct_ddl(fields: List[Field]) -> str:
 
 
 def _decoded(data: Column, fields: List[Field], fmt: str, options: Dict[str, str],
-             prefix: str, table: str) -> List[Column]:
-    """The ``fields`` of each record's ``data`` (bytes) in format ``fmt``."""
+             prefix: str, table: str) -> Tuple[List[Column], Optional[Column]]:
+    """The ``fields`` of each record's ``data`` (bytes) in format ``fmt``, and the record's
+    text where it did not parse (``bad_records.CORRUPT``; None for formats that cannot fail)."""
     text = data.cast("string")
-    lenient = options.get("%s%s.ignore-parse-errors" % (prefix, fmt), "false") == "true"
-    mode = "PERMISSIVE" if lenient else "FAILFAST"
+    schema = _struct_ddl(fields) + ", `%s` STRING" % CORRUPT
+    parser = {**PARSER_OPTIONS, "timestampFormat": TIMESTAMP_FORMAT}
     if fmt == "json":
-        parsed = F.from_json(text, _struct_ddl(fields),
-                             {"mode": mode, "timestampFormat": TIMESTAMP_FORMAT})
+        parsed = F.from_json(text, schema, parser)
     elif fmt == "csv":
-        parsed = F.from_csv(text, _struct_ddl(fields), {
-            "mode": mode, "sep": options.get(prefix + "csv.field-delimiter", ","),
-            "timestampFormat": TIMESTAMP_FORMAT})
+        parsed = F.from_csv(text, schema, {
+            **parser, "sep": options.get(prefix + "csv.field-delimiter", ",")})
     elif fmt == "raw":
         if len(fields) != 1:
             raise ValidationException("Table '%s': the raw format reads one column, not %d."
                                       % (table, len(fields)))
         f = fields[0]
         binary = isinstance(f.data_type, (T.BinaryType, T.VarBinaryType))
-        return [(data if binary else text).alias(f.name)]
+        return [(data if binary else text).alias(f.name)], None
     else:
         raise ValidationException("Table '%s': the kafka connector here reads the formats "
                                   "json, csv and raw, not '%s'." % (table, fmt))
-    return [parsed.getField(f.name).alias(f.name) for f in fields]
+    return [parsed.getField(f.name).alias(f.name) for f in fields], parsed.getField(CORRUPT)
 
 
 def _formats(options: Dict[str, str], table: str,
@@ -173,10 +179,14 @@ def read_kafka(node: ops.ConnectorScan, spark, streaming: bool, compiler=None) -
     keys = [by_name[k] for k in key_names]
     values = data if options.get("value.fields-include", "ALL") == "ALL" else \
         [f for f in data if f.name not in key_names]
-    columns = dict(zip(key_names, _decoded(F.col("key"), keys, key_format, options, "key.",
-                                           table))) if keys else {}
+    columns, corrupt = {}, []
+    if keys:
+        decoded, bad = _decoded(F.col("key"), keys, key_format, options, "key.", table)
+        columns.update(zip(key_names, decoded))
+        corrupt.append((bad, key_format, "key."))
     prefix = "value." if "value.format" in options else ""
-    decoded = _decoded(F.col("value"), values, value_format, options, prefix, table)
+    decoded, bad = _decoded(F.col("value"), values, value_format, options, prefix, table)
+    corrupt.append((bad, value_format, prefix))
     for f, column in zip(values, decoded):  # key fields come from the key (a deletion has
         columns.setdefault(f.name, column)  # no value)
     sources = {"timestamp": F.col(TS), "partition": F.col("partition"),
@@ -188,9 +198,18 @@ def read_kafka(node: ops.ConnectorScan, spark, streaming: bool, compiler=None) -
         columns[name] = sources[key]
     typed = [columns[f.name].cast(f.data_type.spark_type()).alias(f.name)
              for f in node.physical]
+    df = df.select(*typed, *[F.col(c) for c in ("value", "topic", "partition", "offset")],
+                   *[c.alias("__bad%d" % i) for i, (c, _, _) in enumerate(corrupt)
+                     if c is not None])
+    for i, (c, fmt, prefix) in enumerate(corrupt):
+        if c is not None:
+            df = checked(df.withColumnRenamed("__bad%d" % i, CORRUPT), table, fmt,
+                         [f.name for f in node.physical], kafka_location(),
+                         ignores_errors(options, fmt, prefix))
     if options.get("connector") != "upsert-kafka":
-        return df.select(*typed)
-    rows = df.select(*typed, F.col("value").isNull().alias(TOMBSTONE), F.col("partition"),
+        return df.select(*[F.col("`%s`" % n) for n in node.physical.names])
+    rows = df.select(*[F.col("`%s`" % n) for n in node.physical.names],
+                     F.col("value").isNull().alias(TOMBSTONE), F.col("partition"),
                      F.col("offset"))
     if streaming:
         return _normalized(rows, node, key_names, compiler)

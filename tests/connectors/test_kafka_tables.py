@@ -105,11 +105,24 @@ def test_a_malformed_record_fails_the_query_with_a_clear_error(kafka_servers):
     produce(kafka_servers, topic, ['{"name": "a", "amount": 1}', "not json"], partition=0)
     t_env = _env(batch=True)
     _orders_table(t_env, kafka_servers, topic, ", 'scan.bounded.mode' = 'latest-offset'")
-    with pytest.raises(TableException, match="MALFORMED_RECORD"):
+    with pytest.raises(TableException, match=r"Table 'orders' \(json\): the record at topic "
+                       r"%s partition 0 offset 1 does not parse: 'not json'" % topic):
         with t_env.execute_sql("SELECT * FROM orders").collect() as rows:
             list(rows)
     with t_env.execute_sql("SELECT 1").collect() as rows:  # the environment still works
         assert [tuple(r) for r in rows] == [(1,)]
+
+
+def test_ignore_parse_errors_reads_the_fields_that_parse_and_skips_what_is_not_json(
+        kafka_servers):
+    topic = create_topic(kafka_servers, "lenient-%d" % time.time_ns(), partitions=1)
+    produce(kafka_servers, topic, ['{"name": "a", "amount": 1}', "not json",
+                                   '{"name": "b", "amount": "many"}'], partition=0)
+    t_env = _env(batch=True)
+    _orders_table(t_env, kafka_servers, topic, ", 'scan.bounded.mode' = 'latest-offset', "
+                  "'json.ignore-parse-errors' = 'true'")
+    with t_env.execute_sql("SELECT * FROM orders").collect() as rows:
+        assert [tuple(r) for r in rows] == [("a", 1, 0, 0), ("b", None, 0, 2)]
 
 
 def _produce_keyed(servers: str, topic: str, records) -> None:
