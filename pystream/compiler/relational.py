@@ -33,7 +33,7 @@ from pystream.compiler.expressions import (
     to_column,
 )
 from pystream.errors import UnsupportedFeatureError
-from pystream.plan.relational import by_proctime, is_bounded, is_updating
+from pystream.plan.relational import by_proctime, is_bounded, is_updating, reads_changelog
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.relational.resolve import type_of
@@ -98,6 +98,11 @@ def _values(node: ops.Values, ctx: Context) -> Frame:
 
 
 def _connector_scan(node: ops.ConnectorScan, ctx: Context) -> Frame:
+    if not (ctx.changelog or ctx.unbounded) and reads_changelog(node.options):
+        raise TableException(
+            "Querying a table in batch mode is currently only possible for INSERT-only table "
+            "sources. But the source for table 'default_catalog.default_database.%s' produces "
+            "other changelog messages than just INSERT." % node.name)
     df = table_connectors.read(node, ctx.spark, streaming=ctx.changelog or ctx.unbounded,
                                compiler=ctx.compiler)
     if ctx.changelog and SEQ not in df.columns:
@@ -365,8 +370,7 @@ def _aggregate(node: ops.Aggregate, ctx: Context) -> Frame:
         grouped = _grouped(frame.df, keys, _aggregate_columns(node.aggregates, schema))
         return Frame(grouped.select(*[quoted(n) for n in node.schema.names]))
     if frame.updating:
-        raise UnsupportedFeatureError(
-            "an aggregate over an updating table in STREAMING mode (retractions)")
+        return _retracting_aggregate(node, frame, keys)
     if any(isinstance(a.expr, ex.UserCall) for a in node.aggregates):
         from pystream.compiler.changelog import bundled_aggregate
 
@@ -383,6 +387,47 @@ def _aggregate(node: ops.Aggregate, ctx: Context) -> Frame:
     df = df.select(*[quoted(k) for k in key_names], *values, F.col(SEQ))
     return Frame(_changelog_of_running(df, key_names, [a.names[0] for a in node.aggregates]),
                  updating=True)
+
+
+RETRACTABLE = ("count", "sum", "sum0", "avg")
+
+
+def _retracting_aggregate(node: ops.Aggregate, frame: Frame, keys: List[Column]) -> Frame:
+    """An aggregate over a changelog, as Flink retracts: per change in (``__seq``,
+    ``__sub``) order, +I and +U add their row, -U and -D take it away; a key's result is
+    emitted as it changes, and deleted (-D) when none of its rows is left."""
+    schema = node.input.schema
+    for a in node.aggregates:
+        if isinstance(a.expr, ex.UserCall) or a.expr.name not in RETRACTABLE or \
+                a.expr.distinct:
+            raise UnsupportedFeatureError(
+                "%s over an updating table in STREAMING mode (retraction: only %s)" % (
+                    str(a.expr.name).upper() + ("(DISTINCT)" if a.expr.distinct else ""),
+                    ", ".join(n.upper() for n in RETRACTABLE)))
+    key_names = [f.name for f in node.schema.fields[:len(node.keys)]]
+    running = Window.partitionBy(*keys).orderBy(SEQ, SUB) \
+        .rowsBetween(Window.unboundedPreceding, Window.currentRow)
+    sign = F.when(F.col(OP).isin(INSERT, UPDATE_AFTER), 1).otherwise(-1)
+
+    def counted(arg: Optional[Column]) -> Column:
+        return F.sum(sign if arg is None else F.when(arg.isNotNull(), sign).otherwise(0)) \
+            .over(running)
+
+    values = []
+    for a, f in zip(node.aggregates, node.schema.fields[len(node.keys):]):
+        arg = to_column(a.expr.args[0], schema) if a.expr.args else None
+        n = counted(arg)
+        total = F.sum(arg * sign).over(running) if arg is not None else None
+        value = {"count": n, "sum": F.when(n > 0, total),
+                 "sum0": F.when(n > 0, total).otherwise(0),
+                 "avg": F.when(n > 0, total / n)}[a.expr.name]
+        values.append(value.cast(f.data_type.spark_type()).alias(f.name))
+    df = frame.df.select(*keys, *values, (counted(None) > 0).alias("__present"), F.col(SEQ),
+                         F.col(SUB))
+    order = Window.partitionBy(*[quoted(k) for k in key_names]).orderBy(SEQ, SUB)
+    names = [f.name for f in node.schema]
+    return Frame(_retractions(df, order, names, compared=names[len(key_names):],
+                              present="__present"), updating=True)
 
 
 def _aggregate_columns(aggregates, schema: Schema) -> List[tuple]:
@@ -429,19 +474,27 @@ def _changelog_of_running(df: DataFrame, keys: List[str], values: List[str]) -> 
 
 
 def _retractions(df: DataFrame, order, names: List[str],
-                 compared: Optional[List[str]] = None) -> DataFrame:
+                 compared: Optional[List[str]] = None,
+                 present: Optional[str] = None) -> DataFrame:
     """Per record, in ``order`` (a window over ``__seq``): +I for a partition's first row,
     else -U of the row before it and +U of this one (only where the ``compared`` fields
-    changed, if given)."""
-    df = df.withColumn("__new", F.struct(*[quoted(n) for n in names]))
+    changed, if given). With ``present``, a record where that column is false deletes the
+    row before it (-D), and the next one inserts again. Input records that are changes
+    themselves (``__sub``) keep their order."""
+    row = F.struct(*[quoted(n) for n in names])
+    df = df.withColumn("__new", F.when(F.col(present), row) if present else row)
     df = df.withColumn("__old", F.lag("__new").over(order))
+    base = F.col(SUB) * 2 if SUB in df.columns else F.lit(0)
     first = F.array(F.struct(F.col("__new").alias("row"), F.lit(INSERT).alias("op"),
-                             F.lit(0).alias("sub")))
+                             base.alias("sub")))
     update = F.array(F.struct(F.col("__old").alias("row"), F.lit(UPDATE_BEFORE).alias("op"),
-                              F.lit(0).alias("sub")),
+                              base.alias("sub")),
                      F.struct(F.col("__new").alias("row"), F.lit(UPDATE_AFTER).alias("op"),
-                              F.lit(1).alias("sub")))
-    emitted = F.when(F.col("__old").isNull(), first)
+                              (base + 1).alias("sub")))
+    delete = F.array(F.struct(F.col("__old").alias("row"), F.lit(DELETE).alias("op"),
+                              base.alias("sub")))
+    emitted = F.when(F.col("__new").isNull(), F.when(F.col("__old").isNotNull(), delete)) \
+        .when(F.col("__old").isNull(), first)
     if compared is None:
         emitted = emitted.otherwise(update)
     else:

@@ -20,6 +20,7 @@ from pystream.compiler.bad_records import (
     ignores_errors,
     with_corrupt_column,
 )
+from pystream.compiler.changelog_formats import CHANGELOG_FORMATS, INSERT, changes, encoded
 from pystream.relational import operations as ops
 from pystream.relational.schema import Schema
 from pystream.table import types as T
@@ -27,7 +28,7 @@ from pystream.util.exceptions import ValidationException
 
 __all__ = ["read", "is_bounded", "SOURCES", "SINKS", "datagen_rows"]
 
-SEQ = "__seq"
+SEQ, OP = "__seq", "__op"
 
 
 # -- datagen ---------------------------------------------------------------------------------
@@ -153,6 +154,8 @@ def _read_filesystem(node: ops.ConnectorScan, spark, streaming: bool) -> DataFra
             df = reader.json(path)
         df = checked(df, node.name, fmt, physical.names, file_location(),
                      ignores_errors(options, fmt))
+    elif fmt in CHANGELOG_FORMATS:
+        return _read_changelog(node, reader.text(path), fmt, streaming, monitored)
     elif fmt == "raw":
         df = reader.text(path).withColumnRenamed("value", node.physical.names[0])
     elif fmt in ("parquet", "orc", "avro"):
@@ -161,6 +164,19 @@ def _read_filesystem(node: ops.ConnectorScan, spark, streaming: bool) -> DataFra
         raise ValidationException("Could not find any format factory for identifier '%s' in "
                                   "the classpath." % fmt)
     return df.select(*[F.col("`%s`" % n) for n in node.physical.names])
+
+
+def _read_changelog(node: ops.ConnectorScan, lines: DataFrame, fmt: str, streaming: bool,
+                    monitored: bool) -> DataFrame:
+    """The changes the ``lines`` of a changelog-format file hold (``__op``, ``__sub``; and
+    ``__seq`` of their line over bounded files)."""
+    lines = lines.select("value", file_location().alias("__file"))
+    if not monitored:
+        lines = lines.withColumn(SEQ, F.monotonically_increasing_id())
+    df = changes(lines, F.col("value"), list(node.physical), fmt, node.options, node.name,
+                 F.col("__file"))
+    system = [] if monitored else [SEQ, "__sub"]
+    return df.select(*[F.col("`%s`" % n) for n in node.physical.names], "__op", *system)
 
 
 def _read_kafka(node: ops.ConnectorScan, spark, streaming: bool, compiler=None) -> DataFrame:
@@ -223,6 +239,10 @@ def _write_filesystem(df: DataFrame, options: Dict[str, str], schema: Schema,
                        timestampFormat="yyyy-MM-dd HH:mm:ss.SSS").csv(path)
     elif fmt == "json":
         writer.options(timestampFormat="yyyy-MM-dd HH:mm:ss.SSS").json(path)
+    elif fmt in CHANGELOG_FORMATS:  # one file, in the changelog's order
+        op = F.col(OP) if OP in df.columns else F.lit(INSERT)
+        df.select(encoded(list(schema), fmt, op).alias("value")).coalesce(1) \
+            .write.mode("overwrite" if overwrite else "append").text(path)
     elif fmt == "raw":
         writer.text(path)
     elif fmt in ("parquet", "orc", "avro"):

@@ -24,7 +24,7 @@ from pystream.compiler.relational import OP, SEQ, SUB, Context, Frame, translate
 from pystream.errors import JobExecutionError
 from pystream.plan import JobSettings, plan
 from pystream.plan.planner import streams_of
-from pystream.plan.relational import is_bounded
+from pystream.plan.relational import is_bounded, reads_changelog
 from pystream.relational import operations as ops
 from pystream.relational.explain import explain
 from pystream.relational.schema import Schema
@@ -61,10 +61,12 @@ KEYED_WRITERS = {"kafka": _kafka_writer, "upsert-kafka": _kafka_writer, "jdbc": 
 
 
 def _takes_changelog(options, primary_key) -> bool:
-    """Whether a sink takes updates: print and blackhole, upsert-kafka, jdbc with a key."""
+    """Whether a sink takes updates: print and blackhole, upsert-kafka, jdbc with a key,
+    filesystem and kafka in a changelog format (debezium-json, canal-json, maxwell-json)."""
     connector = options.get("connector")
     return connector in ("print", "blackhole", "upsert-kafka") or (
-        connector == "jdbc" and bool(primary_key))
+        connector == "jdbc" and bool(primary_key)) or (
+        connector in ("filesystem", "kafka") and reads_changelog(options))
 
 
 class TableJob:
@@ -289,13 +291,14 @@ class TableJob:
                     "Connector '%s' can only be used as a source. It cannot be used as a sink."
                     % connector)
             df, updating = self.frame(rel)
-            if updating and connector != "blackhole":  # a blackhole takes any change
+            if updating and not _takes_changelog(target.options, sink.primary_key):
                 raise TableException(
                     "Table sink '%s' doesn't support consuming update changes." % name)
             columns = [quoted(a).cast(f.data_type.spark_type()).alias(f.name)
                        for a, f in zip(rel.schema.names, physical)]
-            writer(df.select(*columns), target.options, physical, list(target.partition_keys),
-                   overwrite)
+            kinds = [F.col(OP)] if updating else []
+            writer(df.select(*columns, *kinds), target.options, physical,
+                   list(target.partition_keys), overwrite)
         column = "default_catalog.default_database.%s" % name
         return TableResult.of_rows([column], [DataTypes.BIGINT()], [(-1,)],
                                    self.streaming)
@@ -315,7 +318,9 @@ class TableJob:
                 "update changes." % name)
         columns = [quoted(a).cast(f.data_type.spark_type()).alias(f.name)
                    for a, f in zip(rel.schema.names, physical)]
-        if updating:
+        if updating and reads_changelog(target.options):  # every change, in order
+            df = df.orderBy(SEQ, SUB).select(*columns, F.col(OP))
+        elif updating:
             last = Window.partitionBy(*[quoted(k) for k in primary_key]).orderBy(
                 F.col(SEQ).desc(), F.col(SUB).desc())
             df = df.select(*columns, F.col(OP), F.col(SEQ), F.col(SUB)) \

@@ -21,6 +21,7 @@ from pystream.compiler.bad_records import (
     ignores_errors,
     kafka_location,
 )
+from pystream.compiler.changelog_formats import CHANGELOG_FORMATS, changes, encoded
 from pystream.compiler.table_connectors import required_option
 from pystream.plan import JobSettings, plan
 from pystream.relational import operations as ops
@@ -174,6 +175,8 @@ def read_kafka(node: ops.ConnectorScan, spark, streaming: bool, compiler=None) -
         node = dataclasses.replace(node, options=options)
     df = _raw_records(node, spark, streaming, compiler)
     metadata = dict(node.metadata)
+    if value_format in CHANGELOG_FORMATS:
+        return _changelog(df, node, value_format, metadata, streaming)
     data = [f for f in node.physical if f.name not in metadata]
     by_name = {f.name: f for f in data}
     keys = [by_name[k] for k in key_names]
@@ -217,6 +220,23 @@ def read_kafka(node: ops.ConnectorScan, spark, streaming: bool, compiler=None) -
 
 
 TOMBSTONE = "__tombstone"
+
+
+def _changelog(df: DataFrame, node: ops.ConnectorScan, fmt: str, metadata: Dict[str, str],
+               streaming: bool) -> DataFrame:
+    """The changes the records of a changelog-format topic hold (``__op``; ``__sub`` over a
+    bounded topic)."""
+    from pystream.runtime.layout import TS
+
+    prefix = "value." if "value.format" in node.options else ""
+    data = [f for f in node.physical if f.name not in metadata]
+    df = changes(df, F.col("value").cast("string"), data, fmt, node.options, node.name,
+                 kafka_location(), prefix)
+    sources = {"timestamp": F.col(TS), "partition": F.col("partition"),
+               "offset": F.col("offset"), "topic": F.col("topic")}
+    columns = [(sources[metadata[f.name]] if f.name in metadata else F.col("`%s`" % f.name))
+               .cast(f.data_type.spark_type()).alias(f.name) for f in node.physical]
+    return df.select(*columns, F.col("__op"), *([] if streaming else [F.col("__sub")]))
 
 
 def _latest(rows: DataFrame, node: ops.ConnectorScan, keys: List[str]) -> DataFrame:
@@ -316,11 +336,15 @@ def kafka_writer(options: Dict[str, str], schema: Schema, table: str,
     prefix = "value." if "value.format" in options else ""
     key = _encoded([by_name[k] for k in key_names], key_format, options, "key.", table) \
         if key_names else F.lit(None).cast("string")
-    value = _encoded(values, value_format, options, prefix, table)
+    changelog = value_format in CHANGELOG_FORMATS  # every change a record, as Flink writes
+    value = None if changelog else _encoded(values, value_format, options, prefix, table)
     stage = KafkaWriteStage(_sink(options, table, bool(key_names)),
                             Types.ROW([Types.STRING(), Types.STRING()]), "Sink: %s" % table)
 
     def encode(df: DataFrame) -> DataFrame:
+        if changelog:
+            op = F.col("__op") if "__op" in df.columns else F.lit(0)
+            return df.select(key.alias("f0"), encoded(values, value_format, op).alias("f1"))
         if "__op" not in df.columns:
             return df.select(key.alias("f0"), value.alias("f1"))
         changes = df.where(F.col("__op") != 1)  # -U: the +U after it is the new value

@@ -57,6 +57,8 @@ def is_updating(node: ops.Rel, streaming: bool) -> bool:
         return True
     if isinstance(node, ops.ConnectorScan) and node.options.get("connector") == "upsert-kafka":
         return not node.bounded
+    if isinstance(node, ops.ConnectorScan) and reads_changelog(node.options):
+        return True
     if isinstance(node, ops.SetOp) and (node.kind != "union" or not node.all):
         return True
     if isinstance(node, ops.Join) and node.kind in ("left", "right", "full"):
@@ -65,6 +67,14 @@ def is_updating(node: ops.Rel, streaming: bool) -> bool:
                                           for a in node.aggregates):
         return True
     return any(is_updating(i, streaming) for i in node.inputs)
+
+
+CHANGELOG_FORMATS = ("debezium-json", "canal-json", "maxwell-json")
+
+
+def reads_changelog(options) -> bool:
+    """Whether a table of these connector options holds a changelog (a changelog format)."""
+    return (options.get("value.format") or options.get("format")) in CHANGELOG_FORMATS
 
 
 def _ranks_updating(expr: ex.Expr, schema) -> bool:

@@ -134,11 +134,19 @@ def _append_only(sink: TableConnectorSink, updating: bool) -> None:
 
 
 def _filesystem(sink: TableConnectorSink, df, schema, updating, job, compiler):
-    _append_only(sink, updating)
+    from pystream.compiler.changelog_formats import CHANGELOG_FORMATS, INSERT, encoded
+
     fmt = sink.options.get("format")
-    if fmt not in ("csv", "json", "parquet", "orc"):
-        raise ValidationException("A streaming filesystem sink writes csv, json, parquet or "
-                                  "orc, not '%s'." % fmt)
+    renamed = [F.col("`%s`" % q).alias(p) for q, p in zip(schema.names, sink.physical.names)]
+    df = df.select(*renamed, *([F.col("__op")] if updating else []))  # the sink's names
+    if fmt in CHANGELOG_FORMATS:  # each change a JSON record of the format
+        op = F.col("__op") if updating else F.lit(INSERT)
+        df, fmt = df.select(encoded(list(sink.physical), fmt, op).alias("value")), "text"
+    else:
+        _append_only(sink, updating)
+    if fmt not in ("csv", "json", "parquet", "orc", "text"):
+        raise ValidationException("A streaming filesystem sink writes csv, json, parquet, "
+                                  "orc, %s, not '%s'." % (", ".join(CHANGELOG_FORMATS), fmt))
 
     def start(trigger: dict, checkpoint: str) -> RunningQuery:
         writer = df.writeStream.format(fmt).option("path", sink.options["path"])
@@ -168,9 +176,10 @@ class _EachBatch:
 def _kafka(sink: TableConnectorSink, df, schema, updating, job, compiler):
     """kafka (append-only) and upsert-kafka (a changelog as upserts by primary key)."""
     from pystream.compiler.table_kafka import kafka_writer
+    from pystream.plan.relational import reads_changelog
     from pystream.runtime.kafka import query_token
 
-    if sink.options.get("connector") == "kafka":
+    if sink.options.get("connector") == "kafka" and not reads_changelog(sink.options):
         _append_only(sink, updating)
     send = kafka_writer(sink.options, sink.physical, sink.name, sink.primary_key)
 
