@@ -1,0 +1,73 @@
+"""Changelog formats over Kafka and over a monitored directory: an updating table written to a
+topic as debezium-json is read back as its changelog; a directory of canal-json files is read
+as a stream of changes. (Files read and written as the three formats, against PyFlink's
+output: tests/sql/programs/changelog_formats.py.)"""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from pystream.table import EnvironmentSettings, TableEnvironment
+from pystream.util.exceptions import TableException
+from tests.connectors.conftest import create_topic, produce
+
+
+def _env() -> TableEnvironment:
+    t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+    t_env.get_config().set("parallelism.default", "1")
+    return t_env
+
+
+def _changes(result, n: int) -> list:
+    taken = []
+    with result.collect() as rows:
+        for row in rows:
+            taken.append((str(row.get_row_kind()),) + tuple(row))
+            if len(taken) == n:
+                break
+    return taken
+
+
+def test_an_updating_table_written_as_debezium_json_to_kafka_reads_back_as_its_changelog(
+        kafka_servers):
+    topic = create_topic(kafka_servers, "totals-%d" % time.time_ns(), partitions=1)
+    t_env = _env()
+    t_env.execute_sql("""CREATE TABLE totals (k STRING, total INT) WITH (
+        'connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s',
+        'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset',
+        'format' = 'debezium-json')""" % (topic, kafka_servers))
+    t_env.execute_sql("""INSERT INTO totals SELECT k, SUM(v) FROM (VALUES ('a', 1), ('b', 2),
+        ('a', 3)) AS clicks(k, v) GROUP BY k""").wait()
+    assert _changes(t_env.execute_sql("SELECT * FROM totals"), 4) == [
+        ("+I", "a", 1), ("+I", "b", 2), ("-D", "a", 1), ("+I", "a", 4)]
+
+
+def test_a_malformed_debezium_record_names_topic_partition_and_offset(kafka_servers):
+    topic = create_topic(kafka_servers, "cdc-%d" % time.time_ns(), partitions=1)
+    produce(kafka_servers, topic, ['{"before":null,"after":{"k":"a","total":1},"op":"c"}',
+                                   '{"before":null,"after":{"k":"b","total":2},"op":"x"}'],
+            partition=0)
+    t_env = _env()
+    t_env.execute_sql("""CREATE TABLE totals (k STRING, total INT) WITH (
+        'connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s',
+        'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset',
+        'format' = 'debezium-json')""" % (topic, kafka_servers))
+    with pytest.raises(TableException, match=r"Table 'totals' \(debezium-json\): the record at "
+                       r"topic %s partition 0 offset 1 does not parse: '.*\"op\":\"x\"}'" % topic):
+        _changes(t_env.execute_sql("SELECT * FROM totals"), 2)
+
+
+def test_a_monitored_directory_of_canal_json_is_a_stream_of_changes(tmp_path):
+    (tmp_path / "1.json").write_text(
+        '{"data":[{"id":1,"name":"apple"},{"id":2,"name":"pear"}],"type":"INSERT"}\n'
+        '{"data":[{"id":1,"name":"fig"}],"old":[{"name":"apple"}],"type":"UPDATE"}\n'
+        '{"type":"CREATE","sql":"CREATE TABLE t (id INT)"}\n'
+        '{"data":[{"id":2,"name":"pear"}],"type":"DELETE"}\n')
+    t_env = _env()
+    t_env.execute_sql("""CREATE TABLE products (id INT, name STRING) WITH (
+        'connector' = 'filesystem', 'path' = '%s', 'format' = 'canal-json',
+        'source.monitor-interval' = '1 s')""" % tmp_path)
+    assert _changes(t_env.execute_sql("SELECT id, UPPER(name) AS name FROM products"), 5) == [
+        ("+I", 1, "APPLE"), ("+I", 2, "PEAR"), ("-U", 1, "APPLE"), ("+U", 1, "FIG"),
+        ("-D", 2, "PEAR")]
