@@ -8,14 +8,19 @@
 
 The program runs in this process (as ``__main__``) with the session configured from the
 options; the Python dependencies given here reach the workers of every job it runs. A failing
-job prints its short message and the command exits with status 1.
+job prints its short message and the command exits with status 1. Ctrl-C or SIGTERM stops the
+running jobs (a job that keeps its checkpoints: after its current micro-batch, so that the same
+command started again resumes) and exits with status 130 or 143.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import runpy
+import signal
 import sys
+import threading
 import traceback
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -112,6 +117,41 @@ def _absolute(spec: str) -> str:
     return path + sep + suffix
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread as Ctrl-C's KeyboardInterrupt is, so that it stops
+    the running jobs the same way."""
+
+
+@contextlib.contextmanager
+def sigterm_stops_jobs():
+    """While inside: SIGTERM of this process raises ``Terminated`` in the main thread, which
+    cancels the job being waited for as Ctrl-C does (its streaming queries stop after their
+    current micro-batch) and ends the command; a second SIGTERM ends the process at once.
+    Outside: the handler there was before."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(signum, frame):
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        raise Terminated("SIGTERM")
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        if previous is not None:  # None: a handler not set from Python, which stays
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupted(interrupt: KeyboardInterrupt, what: str = "") -> int:
+    """The message and exit status of Ctrl-C (130) or SIGTERM (143)."""
+    terminated = isinstance(interrupt, Terminated)
+    print("pystream: %s%s" % ("terminated (SIGTERM)" if terminated else "interrupted", what),
+          file=sys.stderr, flush=True)
+    return 128 + (signal.SIGTERM if terminated else signal.SIGINT)
+
+
 def run(argv: Sequence[str]) -> int:
     """``pystream run ...``: the exit status."""
     p = parser()
@@ -123,6 +163,12 @@ def run(argv: Sequence[str]) -> int:
                 % options.python_executable)
     if options.python and not os.path.isfile(options.python):
         p.error("no such program file: %s" % options.python)
+    with sigterm_stops_jobs():
+        return _run_program(options, program_args, p)
+
+
+def _run_program(options: argparse.Namespace, program_args: List[str],
+                 p: argparse.ArgumentParser) -> int:
     from pystream import dependencies, session
 
     s = session.configure(settings_from(options, p))
@@ -144,9 +190,8 @@ def run(argv: Sequence[str]) -> int:
     except (FileNotFoundError, ConnectionError) as e:
         print("pystream: %s" % e, file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("pystream: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as e:
+        return _interrupted(e)
     except SystemExit as e:
         return _exit_status(e.code)
     except Exception as e:  # noqa: BLE001 - the program's own bug: its traceback, shortened
@@ -216,6 +261,11 @@ def run_sql(argv: Sequence[str]) -> int:
         return _sql_prompt(options)
     if not os.path.isfile(options.file):
         p.error("no such SQL script: %s" % options.file)
+    with sigterm_stops_jobs():
+        return _run_script(options, p)
+
+
+def _run_script(options: argparse.Namespace, p: argparse.ArgumentParser) -> int:
     from pystream import session
     from pystream.session_settings import environment_layer, from_layers
     from pystream.sql.parse import iter_statements
@@ -236,16 +286,15 @@ def run_sql(argv: Sequence[str]) -> int:
     except PystreamError as e:
         print("pystream: %s: %s" % (type(e).__name__, e), file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("pystream: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as e:
+        return _interrupted(e)
     finally:
         session.stop_session()
 
 
 def _wait_for_streaming_jobs() -> int:
     """After a script: its streaming INSERTs run until they end (unbounded ones until
-    Ctrl-C, which cancels them), as jobs a SQL client submitted keep running."""
+    Ctrl-C or SIGTERM, which cancels them), as jobs a SQL client submitted keep running."""
     from pystream.compiler.job import unfinished_jobs
 
     running = unfinished_jobs()
@@ -255,12 +304,11 @@ def _wait_for_streaming_jobs() -> int:
           file=sys.stderr, flush=True)
     try:
         for job in running:
-            job.future.result()
-    except KeyboardInterrupt:
+            job.result()
+    except KeyboardInterrupt as e:
         for job in running:
             job.cancel()
-        print("pystream: interrupted; the jobs are stopped", file=sys.stderr)
-        return 130
+        return _interrupted(e, "; the jobs are stopped")
     except PystreamError as e:
         print("pystream: %s: %s" % (type(e).__name__, e), file=sys.stderr)
         return 1

@@ -299,6 +299,8 @@ def stop_session() -> None:
             return
         try:
             session.stop()
+        except ConnectionError:  # its JVM has ended already (killed; SIGTERM reached it too)
+            pass
         finally:
             _shutdown_gateway()
 

@@ -1,17 +1,20 @@
 """Running a job: the Spark actions (BATCH) or streaming queries (STREAMING) of its sinks.
 
 ``Job.run()`` blocks until the job ends and raises a short ``JobExecutionError`` when it
-fails. Ctrl-C (KeyboardInterrupt) cancels the job: running queries are stopped and running
-Spark jobs interrupted before the interrupt propagates. ``Job.start()`` runs it in a thread
-(``execute_async``).
+fails. Ctrl-C (KeyboardInterrupt) cancels the job: running streaming queries are stopped (a
+job that keeps its checkpoints: each after its current micro-batch, so that a restart resumes
+after it) and running Spark jobs interrupted before the interrupt propagates.
+``Job.start()`` runs it in a thread (``execute_async``).
 """
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import functools
 import os
 import re
 import shutil
+import signal
 import tempfile
 import threading
 import time
@@ -29,6 +32,8 @@ from pystream.runtime.dependencies import Bundle
 from pystream.runtime.errors import spark_error
 
 POLL_SECONDS = 0.2
+# how long cancel() lets a streaming query's running micro-batch finish before it stops it
+STOP_GRACE_SECONDS = 30.0
 # Spark's errors when a Python worker did not connect back in time (a loaded machine)
 _WORKER_START = ("Python worker failed to connect back",
                  "waiting for the Python worker to connect back")
@@ -82,6 +87,7 @@ class Job:
         self.started_at: Optional[float] = None
         self._status = JobStatus.CREATED
         self._cancelled = threading.Event()
+        self._stopped = threading.Event()  # cancel() has stopped the queries
         self._queries: List[RunningQuery] = []
         self._starts: List[Callable[[], RunningQuery]] = []  # start query i again
         self._restarts: Set[int] = set()
@@ -110,6 +116,15 @@ class Job:
         threading.Thread(target=target, daemon=True, name="pystream-%s" % self.name).start()
         return self
 
+    def result(self, timeout: Optional[float] = None) -> JobExecutionResult:
+        """Waits for the job to end: its result, or its error raised (``TimeoutError`` after
+        ``timeout`` seconds). Ctrl-C while waiting raises KeyboardInterrupt; for a job that
+        keeps its checkpoints, without PySpark's cancelling of every Spark job first
+        (``plain_ctrl_c``), so that the caller's ``cancel()`` lets the running micro-batch
+        commit."""
+        with plain_ctrl_c(self.keeps_checkpoints):
+            return self.future.result(timeout=timeout)
+
     @staticmethod
     def prepare(plan: Plan) -> "Job":
         """The job of ``plan``, ready to run: its Spark session started and dependencies
@@ -129,7 +144,8 @@ class Job:
             if self.settings.spark_batch:
                 self._run_batch(plans)
             else:
-                self._run_streaming(plans, compiler)
+                with plain_ctrl_c(self.keeps_checkpoints):
+                    self._run_streaming(plans, compiler)
         except KeyboardInterrupt:
             self.cancel()
             self._fail(JobCancelled("job '%s' was cancelled (Ctrl-C)" % self.name),
@@ -153,13 +169,26 @@ class Job:
         self.future.set_result(result)
         return result
 
-    def cancel(self) -> None:
+    def cancel(self, grace: float = STOP_GRACE_SECONDS) -> None:
+        """Stop the job; returns once its queries are stopped. A job that keeps its
+        checkpoints stops each streaming query once its running micro-batch has committed
+        (waiting ``grace`` seconds at most, then at once): the checkpoint then holds every
+        batch that ran, and the job started again resumes after them. Other streaming queries
+        stop at once (nothing resumes them); running Spark jobs (BATCH) are interrupted."""
         self._cancelled.set()
-        self._stop_all()
+        try:
+            self._stop_all(grace if self.keeps_checkpoints else 0.0)
+        finally:
+            self._stopped.set()
         try:
             self.spark.interruptTag(self._tag)
         except Exception:  # noqa: BLE001 - nothing running
             pass
+
+    @property
+    def keeps_checkpoints(self) -> bool:
+        """Whether the streaming queries' checkpoints are kept (a restart resumes from them)."""
+        return bool(self.settings.checkpoint_dir and self.settings.checkpoint_interval_ms)
 
     # -- internals
 
@@ -194,7 +223,7 @@ class Job:
 
     def _checkpoint_location(self, sink: graph.Sink, index: int) -> str:
         """A kept ``<dir>/<job>/<sink>`` with checkpointing configured, else a temporary one."""
-        if self.settings.checkpoint_dir and self.settings.checkpoint_interval_ms:
+        if self.keeps_checkpoints:
             base = self.settings.checkpoint_dir
             if base.startswith("file://"):
                 base = base[len("file://"):]
@@ -215,6 +244,7 @@ class Job:
                     if bounded and q.query.isActive and _idles(q.query):
                         q.query.stop()
             if self._cancelled.is_set():
+                self._stopped.wait()  # cancel() stops the queries, after their running batch
                 raise JobCancelled("job '%s' was cancelled" % self.name)
             ended = [(i, q.query.exception()) for i, q in enumerate(self._queries)
                      if not q.query.isActive]
@@ -243,14 +273,20 @@ class Job:
             self._queries[index] = self._starts[index]()
         return True
 
-    def _stop_all(self) -> None:
+    def _stop_all(self, grace: float = 0.0) -> None:
+        """Stop the queries: each after its running micro-batch, waiting ``grace`` seconds in
+        all at most (a second Ctrl-C while waiting: at once)."""
         with self._lock:
-            queries = list(self._queries)
-        for q in queries:
-            try:
-                q.query.stop()
-            except Exception:  # noqa: BLE001 - already stopped
-                pass
+            pending = [q.query for q in self._queries]
+        deadline = time.monotonic() + grace
+        try:
+            while pending:
+                while time.monotonic() < deadline and not _between_batches(pending[0]):
+                    time.sleep(0.05)
+                _stop(pending.pop(0))
+        finally:
+            for query in pending:  # the rest at once (a second Ctrl-C while waiting)
+                _stop(query)
 
     def _cleanup(self) -> None:
         for q in self._queries:
@@ -260,6 +296,48 @@ class Job:
                 pass
         for path in self._checkpoints + self._temp_dirs:
             shutil.rmtree(path, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def plain_ctrl_c(active: bool = True):
+    """While inside (in the main thread, when ``active``): Ctrl-C raises KeyboardInterrupt,
+    as Python's own handler does. PySpark's handler, which a SparkContext installs, cancels
+    every Spark job first, and so fails the micro-batch a streaming query is running, which
+    ``Job.cancel`` would let commit. Outside: the handler there was before."""
+    if not active or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        if previous is not None:  # None: a handler not set from Python, which stays
+            signal.signal(signal.SIGINT, previous)
+
+
+def _in_batch(query) -> bool:
+    """Whether a streaming query is running a micro-batch (or looking for its input) now."""
+    try:
+        return bool(query.isActive and query.status.get("isTriggerActive"))
+    except Exception:  # noqa: BLE001 - ended, or its session stopped
+        return False
+
+
+def _between_batches(query) -> bool:
+    """Whether a streaming query is between micro-batches: not running one now, nor a moment
+    later (a batch may follow another at once, as the one that emits the windows the previous
+    batch's watermark closed does)."""
+    if _in_batch(query):
+        return False
+    time.sleep(0.1)
+    return not _in_batch(query)
+
+
+def _stop(query) -> None:
+    try:
+        query.stop()
+    except Exception:  # noqa: BLE001 - already stopped
+        pass
 
 
 def _idles(query) -> bool:

@@ -372,7 +372,12 @@ class JobClient:
         return future
 
     def cancel(self):
+        """Stops the job (a checkpointed one after its current micro-batch, so that the
+        statement started again resumes); the future is done: the job is stopped."""
+        from pystream.common.job import CompletableFuture
+
         self.job.cancel()
+        return CompletableFuture.completed(None)
 
     def wait(self, timeout_ms: Optional[int] = None) -> None:
         """Blocks until the job ends (an unbounded one: until cancelled, or Ctrl-C)."""
@@ -380,7 +385,7 @@ class JobClient:
 
         timeout = None if timeout_ms is None else timeout_ms / 1000
         try:
-            self.job.future.result(timeout=timeout)
+            self.job.result(timeout=timeout)
         except concurrent.futures.TimeoutError:
             return
         except JobExecutionError as e:

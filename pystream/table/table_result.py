@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterator, List, Optional
 
+from pystream.common.job import CompletableFuture
 from pystream.common.types import Row, RowKind
 from pystream.table.formatting import TableauWriter, tableau_lines
 from pystream.table.result_kind import ResultKind
@@ -152,9 +153,10 @@ class JobClients:
     def get_job_status(self):
         return self.clients[0].get_job_status()
 
-    def cancel(self) -> None:
+    def cancel(self):
         for client in self.clients:
             client.cancel()
+        return CompletableFuture.completed(None)
 
     def wait(self, timeout_ms: Optional[int] = None) -> None:
         try:
