@@ -127,7 +127,8 @@ def encoded(fields: List[Field], fmt: str, op: Column) -> Column:
     """The JSON record of one change (row kind ``op``) of the ``fields``."""
     row = F.struct(*[F.col("`%s`" % f.name) for f in fields])
     inserted = op.isin(INSERT, UPDATE_AFTER)
-    options = {"ignoreNullFields": "false", "timestampFormat": "yyyy-MM-dd HH:mm:ss.SSS"}
+    options = {"ignoreNullFields": "false", "timestampFormat": "yyyy-MM-dd HH:mm:ss.SSS",
+               "timestampNTZFormat": "yyyy-MM-dd HH:mm:ss.SSS"}
     if fmt == "debezium-json":
         none = F.lit(None).cast(_row_ddl(fields))
         record = F.struct(F.when(inserted, none).otherwise(row).alias("before"),

@@ -33,6 +33,8 @@ __all__ = ["read_kafka", "kafka_writer", "kafka_bounded"]
 
 TIMESTAMP_FORMAT = "yyyy-MM-dd HH:mm:ss[.SSSSSSSSS]"
 METADATA = ("timestamp", "partition", "offset", "topic")
+WRITTEN_TIMESTAMPS = {"timestampFormat": "yyyy-MM-dd HH:mm:ss.SSS",  # as the filesystem sink
+                      "timestampNTZFormat": "yyyy-MM-dd HH:mm:ss.SSS"}
 
 
 def kafka_bounded(options: Dict[str, str]) -> bool:
@@ -277,11 +279,11 @@ def _encoded(fields: List[Field], fmt: str, options: Dict[str, str], prefix: str
              table: str) -> Column:
     columns = [F.col("`%s`" % f.name) for f in fields]
     if fmt == "json":
-        return F.to_json(F.struct(*columns), {"timestampFormat": "yyyy-MM-dd HH:mm:ss.SSS"})
+        return F.to_json(F.struct(*columns), WRITTEN_TIMESTAMPS)
     if fmt == "csv":
         return F.to_csv(F.struct(*columns), {
             "sep": options.get(prefix + "csv.field-delimiter", ","),
-            "timestampFormat": "yyyy-MM-dd HH:mm:ss.SSS"})
+            **WRITTEN_TIMESTAMPS})
     if fmt == "raw" and len(fields) == 1:
         return columns[0].cast("string")
     raise ValidationException("Table '%s': the kafka connector here writes the formats json, "
