@@ -91,13 +91,15 @@ def unbounded_aggregate(node: ops.Aggregate, frame, ctx):
         raise UnsupportedFeatureError(
             "an aggregate over an updating table in STREAMING mode (retractions)")
     inputs = _inputs(node)
-    processor = AggregateChangelog(list(node.schema.names), inputs.specs, keyed=inputs.keyed)
+    processor = AggregateChangelog(list(node.schema.names), inputs.specs, keyed=inputs.keyed,
+                                   ttl_ms=ctx.state_ttl_ms)
     if ctx.compiler is not None:
         processor = ctx.compiler.ship(processor)
     output = st.StructType(_fields(node) + [st.StructField(OP, st.ByteType(), False)])
     df = frame.df.select(*inputs.keys, *inputs.args)
+    time_mode = "ProcessingTime" if ctx.state_ttl_ms else "None"  # Spark's TTL needs it
     df = df.groupBy(*df.columns[:len(inputs.keys)]).transformWithState(
-        processor, output, "Append", "None")
+        processor, output, "Append", time_mode)
     return replace(frame, df=df.select(*_typed(node), F.col(OP).cast("int").alias(OP)),
                    updating=True)
 

@@ -56,6 +56,7 @@ class Context:
     unbounded: bool = False  # STREAMING over an unbounded source: streaming DataFrames
     bundle_size: int = 100000  # python.fn-execution.bundle.size: Python aggregates emit per
     compiler: object = None  # the DataStream compiler of the job (unbounded mode)
+    state_ttl_ms: Optional[int] = None  # table.exec.state.ttl (unbounded mode's keyed state)
 
 
 @dataclass(frozen=True)

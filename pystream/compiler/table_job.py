@@ -92,8 +92,16 @@ class TableJob:
         bundle = int(self.config.get("python.fn-execution.bundle.size") or 100000)
         if compiler is not None:  # an unbounded query in a streaming DataStream job
             return Context(spark=spark, changelog=False, unbounded=True, compiler=compiler,
-                           bundle_size=bundle)
+                           bundle_size=bundle, state_ttl_ms=self._state_ttl_ms())
         return Context(spark=spark, changelog=self.streaming, bundle_size=bundle)
+
+    def _state_ttl_ms(self) -> Optional[int]:
+        """``table.exec.state.ttl``: how long a key's state lives after its last change
+        (None, or 0 as in Flink: for ever)."""
+        from pystream.datastream.checkpoint_config import duration_millis
+
+        ttl = self.config.get("table.exec.state.ttl")
+        return (duration_millis(str(ttl)) or None) if ttl else None
 
     def is_unbounded(self, rel: ops.Rel) -> bool:
         """A STREAMING query reading an unbounded table: it runs as a streaming job."""

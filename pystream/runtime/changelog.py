@@ -165,14 +165,16 @@ class AggregateChangelog(StatefulProcessor):
     Python aggregate function is among the calls (PyFlink's Python operator emits once per
     bundle of records)."""
 
-    def __init__(self, names: List[str], specs: List[AggregateSpec], keyed: bool = True):
+    def __init__(self, names: List[str], specs: List[AggregateSpec], keyed: bool = True,
+                 ttl_ms: Optional[int] = None):
         self.keyed = keyed  # else one group of all records (its grouping key is not output)
         self.names = list(names) + [OP_COLUMN]  # the keys, the results, then the row kind
         self.accumulators = Accumulators(specs)
         self.per_batch = any(s.function is not None for s in specs)
+        self.ttl_ms = ttl_ms  # table.exec.state.ttl: a key idle that long starts over (+I)
 
     def init(self, handle: StatefulProcessorHandle) -> None:
-        self._state = handle.getValueState("accumulators", "blob binary")
+        self._state = handle.getValueState("accumulators", "blob binary", self.ttl_ms)
         self._row = SparkRow(*self.names)  # PySpark reads the rows it is given by name
 
     def handleInputRows(self, key, rows, timerValues) -> Iterator[SparkRow]:

@@ -1,0 +1,35 @@
+"""``table.exec.state.ttl`` bounds the state of a streaming GROUP BY over an unbounded table:
+a key idle for longer than the TTL starts over, as in Flink (+I again, not -U/+U)."""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from pystream.table import EnvironmentSettings, TableEnvironment
+
+
+def _drop(inbox: Path, name: str, text: str) -> None:
+    (inbox / (name + ".tmp")).write_text(text)
+    os.replace(inbox / (name + ".tmp"), inbox / (name + ".csv"))
+
+
+def test_a_key_idle_longer_than_the_state_ttl_starts_over(tmp_path):
+    t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+    t_env.get_config().set("table.exec.state.ttl", "10 s")
+    t_env.execute_sql("""CREATE TABLE clicks (k STRING) WITH ('connector' = 'filesystem',
+        'path' = '%s', 'format' = 'csv', 'source.monitor-interval' = '1 s')""" % tmp_path)
+    _drop(tmp_path, "1", "a\nb\n")
+    changes = []
+    with t_env.execute_sql("SELECT k, COUNT(*) AS n FROM clicks GROUP BY k").collect() as rows:
+        for row in rows:
+            changes.append((str(row.get_row_kind()),) + tuple(row))
+            if len(changes) == 2:
+                _drop(tmp_path, "2", "b\n")  # within the TTL: b goes on counting
+            elif len(changes) == 4:
+                time.sleep(12)  # a and b idle past the TTL
+                _drop(tmp_path, "3", "a\n")
+            elif len(changes) == 5:
+                break
+    assert sorted(changes[:2]) == [("+I", "a", 1), ("+I", "b", 1)]
+    assert changes[2:] == [("-U", "b", 1), ("+U", "b", 2), ("+I", "a", 1)]
