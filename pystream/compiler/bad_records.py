@@ -7,21 +7,26 @@ are NULL (Flink's rule); a JSON record that is not JSON at all is skipped.
 
 Spark parses in PERMISSIVE mode into the columns plus ``CORRUPT`` (the record's text where it
 did not parse); ``checked`` turns that column into Flink's failure or leniency.
-``explained`` adds the line number to the failure of a local file, on the driver.
+``explained`` adds the line number to the failure of a local file, on the driver. In a
+streaming query, a lenient source counts the records that did not parse in each micro-batch
+(an observed metric, ``unparsed_counts`` of the query's progress).
 """
 from __future__ import annotations
 
 import re
-from typing import List
+import uuid
+from typing import Dict, List
 from urllib.parse import unquote, urlparse
 
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql import types as st
 
-__all__ = ["CORRUPT", "PARSER_OPTIONS", "with_corrupt_column", "checked", "explained"]
+__all__ = ["CORRUPT", "PARSER_OPTIONS", "with_corrupt_column", "checked", "explained",
+           "unparsed_counts"]
 
 CORRUPT = "__corrupt"
+UNPARSED = "pystream.unparsed "  # the observed metric counting a lenient source's bad records
 PARSER_OPTIONS = {"mode": "PERMISSIVE", "columnNameOfCorruptRecord": CORRUPT}
 _FAILURE = re.compile(r"Table '(?P<table>[^']*)' \((?P<fmt>[\w-]+)\): the record at "
                       r"(?P<where>.*?) (?P<rest>does not parse: '.*)", re.S)
@@ -43,6 +48,8 @@ def checked(df: DataFrame, table: str, fmt: str, names: List[str], where: Column
     the fields that parsed (a JSON text that is not JSON at all is dropped)."""
     bad = F.col(CORRUPT).isNotNull()
     if lenient:
+        df = df.observe(UNPARSED + "%s (%s) %s" % (table, fmt, uuid.uuid4().hex[:8]),
+                        F.count_if(bad).alias("records"))
         if fmt == "json":
             df = df.where(~bad | F.get_json_object(F.col(CORRUPT), "$").isNotNull())
         return df.drop(CORRUPT)
@@ -92,3 +99,14 @@ def explained(message: str) -> str:
             pass
     return "Table '%s' (%s): the record at %s %s" % (
         found.group("table"), found.group("fmt"), where, found.group("rest").strip())
+
+
+def unparsed_counts(progress) -> Dict[str, int]:
+    """Records that did not parse in the micro-batch of a streaming query's ``progress``, per
+    lenient table (``"products (csv)"``); only tables that had some."""
+    counts: Dict[str, int] = {}
+    for name, row in (progress.get("observedMetrics") or {}).items():
+        if name.startswith(UNPARSED) and row["records"]:
+            table = name[len(UNPARSED):].rsplit(" ", 1)[0]
+            counts[table] = counts.get(table, 0) + int(row["records"])
+    return counts

@@ -15,11 +15,12 @@ import os
 import re
 import shutil
 import signal
+import sys
 import tempfile
 import threading
 import time
 import weakref
-from typing import Callable, List, Optional, Set, Tuple
+from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from pystream import graph, session
 from pystream.common.job import JobExecutionResult, JobID, JobStatus
@@ -91,6 +92,8 @@ class Job:
         self._queries: List[RunningQuery] = []
         self._starts: List[Callable[[], RunningQuery]] = []  # start query i again
         self._restarts: Set[int] = set()
+        self.unparsed: Dict[str, int] = {}  # lenient tables -> records that did not parse
+        self._reported_batches: Dict[str, int] = {}  # query id -> last batch reported
         self._checkpoints: List[str] = []
         self._temp_dirs: List[str] = []
         self._tag = "pystream-%s" % self.job_id
@@ -243,6 +246,7 @@ class Job:
                         pass
                     if bounded and q.query.isActive and _idles(q.query):
                         q.query.stop()
+                self._report_unparsed(q.query)
             if self._cancelled.is_set():
                 self._stopped.wait()  # cancel() stops the queries, after their running batch
                 raise JobCancelled("job '%s' was cancelled" % self.name)
@@ -255,6 +259,22 @@ class Job:
                 break
         for q in self._queries:
             q.finish()
+
+    def _report_unparsed(self, query) -> None:
+        """Say on stderr how many records a lenient source ('ignore-parse-errors') could not
+        parse in the query's last micro-batch, once per batch; ``unparsed`` sums them."""
+        from pystream.compiler.bad_records import unparsed_counts
+
+        progress = query.lastProgress
+        if not progress or self._reported_batches.get(str(query.id)) == progress["batchId"]:
+            return
+        self._reported_batches[str(query.id)] = progress["batchId"]
+        for table, count in unparsed_counts(progress).items():
+            self.unparsed[table] = self.unparsed.get(table, 0) + count
+            print("pystream: %d record(s) of table %s did not parse in micro-batch %d (read "
+                  "with NULL fields or skipped; %d in all)" % (
+                      count, table, progress["batchId"], self.unparsed[table]),
+                  file=sys.stderr, flush=True)
 
     def _restarted(self, index: int, error) -> bool:
         """Start a query again from its checkpoint, once, if it failed because a Python

@@ -92,3 +92,21 @@ def _wait_for(outbox: Path, count: int, timeout: float = 120) -> list:
             return _committed(outbox)
         time.sleep(0.5)
     return rows
+
+
+def test_a_lenient_streaming_job_counts_the_records_that_did_not_parse(tmp_path, capsys):
+    inbox, outbox = tmp_path / "in", tmp_path / "out"
+    inbox.mkdir()
+    _drop(inbox, "1", ["a,1", "b,two", "c,3", "d"])
+    t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+    t_env.execute_sql("""CREATE TABLE clicks (k STRING, n INT) WITH (
+        'connector' = 'filesystem', 'path' = '%s', 'format' = 'csv',
+        'csv.ignore-parse-errors' = 'true', 'source.monitor-interval' = '1 s')""" % inbox)
+    t_env.execute_sql("""CREATE TABLE copied (k STRING, n INT) WITH (
+        'connector' = 'filesystem', 'path' = '%s', 'format' = 'csv')""" % outbox)
+    job = t_env.execute_sql("INSERT INTO copied SELECT k, n FROM clicks")
+    written = _wait_for(outbox, 4)
+    job.get_job_client().cancel()
+    assert written == [("a", 1), ("b", None), ("c", 3), ("d", None)]
+    assert "pystream: 2 record(s) of table clicks (csv) did not parse in micro-batch 0 (read " \
+           "with NULL fields or skipped; 2 in all)" in capsys.readouterr().err
