@@ -85,18 +85,22 @@ def _typed(node: ops.Aggregate) -> List[Column]:
 def unbounded_aggregate(node: ops.Aggregate, frame, ctx):
     """``GROUP BY keys`` over an append-only stream: rows of the keys, the results and
     ``__op`` (0 +I, 1 -U, 2 +U)."""
-    from pystream.runtime.changelog import AggregateChangelog
+    from pystream.runtime.changelog import RETRACTIONS, AggregateChangelog
 
-    if frame.updating:
-        raise UnsupportedFeatureError(
-            "an aggregate over an updating table in STREAMING mode (retractions)")
     inputs = _inputs(node)
+    if frame.updating:
+        refused = [s for s in inputs.specs if s.function is not None or s.distinct or
+                   s.name not in RETRACTIONS]
+        if refused:
+            raise UnsupportedFeatureError(
+                "%s over an updating table in STREAMING mode (retraction: only COUNT, SUM, "
+                "SUM0 and AVG)" % refused[0].name.upper())
     processor = AggregateChangelog(list(node.schema.names), inputs.specs, keyed=inputs.keyed,
-                                   ttl_ms=ctx.state_ttl_ms)
+                                   ttl_ms=ctx.state_ttl_ms, retracting=frame.updating)
     if ctx.compiler is not None:
         processor = ctx.compiler.ship(processor)
     output = st.StructType(_fields(node) + [st.StructField(OP, st.ByteType(), False)])
-    df = frame.df.select(*inputs.keys, *inputs.args)
+    df = frame.df.select(*inputs.keys, *inputs.args, *([F.col(OP)] if frame.updating else []))
     time_mode = "ProcessingTime" if ctx.state_ttl_ms else "None"  # Spark's TTL needs it
     df = df.groupBy(*df.columns[:len(inputs.keys)]).transformWithState(
         processor, output, "Append", time_mode)

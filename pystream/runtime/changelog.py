@@ -7,8 +7,9 @@ first result, ``-U`` (the previous result) then ``+U`` (the new one), nothing wh
 
 ``AggregateChangelog`` runs them in Spark's state store (``transformWithState``) over an
 unbounded stream; ``BundledAggregate`` over one key's bounded records (``applyInPandas``).
-The inputs are append-only (an aggregate over an updating table is refused when the plan is
-compiled), so nothing is ever retracted.
+Over an updating input (a changelog source: debezium-json, ...), ``AggregateChangelog``
+retracts: -U and -D take their row away (COUNT, SUM, SUM0 and AVG; ``RETRACTIONS``), and a key
+with no rows left is deleted (-D), as Flink's retracting aggregates do.
 
 ``UpsertNormalize`` turns an upsert stream (``upsert-kafka``) into the same changelog.
 """
@@ -102,6 +103,28 @@ ACCUMULATORS = {
 }
 
 
+def _uncount(acc, value):
+    return acc - 1
+
+
+def _unsum(acc, value):
+    return -value if acc is None else acc - value
+
+
+def _unavg(acc, value):
+    if acc is None:
+        return None
+    total, n = acc
+    return (total - value, n - 1) if n > 1 else None
+
+
+# name -> take a non-NULL value away (the aggregates that retract); SUM's NULL for no values
+# is the key's -D (it has no rows left) or a result of only NULL values, which SUM over a
+# changelog does not tell apart from 0 (``sum`` keeps its running total)
+RETRACTIONS = {"count": _uncount, "count_star": _uncount, "sum": _unsum, "sum0": _unsum,
+               "avg": _unavg}
+
+
 class Accumulators:
     """The accumulators of one group's aggregate calls: ``create()``, ``add(accs, row)``
     (``row[column]`` reads an argument), ``results(accs)``. A call of a user-defined
@@ -136,6 +159,13 @@ class Accumulators:
             else:
                 accs[i] = add(accs[i], value)
 
+    def retract(self, accs: list, row) -> None:
+        """Take ``row`` away (a -U or -D of an updating input); see ``RETRACTIONS``."""
+        for i, spec in enumerate(self.specs):
+            value = 1 if spec.name == "count_star" else row[spec.columns[0]]
+            if value is not None:
+                accs[i] = RETRACTIONS[spec.name](accs[i], value)
+
     def results(self, accs: list) -> tuple:
         out = []
         for spec, acc in zip(self.specs, accs):
@@ -166,12 +196,13 @@ class AggregateChangelog(StatefulProcessor):
     bundle of records)."""
 
     def __init__(self, names: List[str], specs: List[AggregateSpec], keyed: bool = True,
-                 ttl_ms: Optional[int] = None):
+                 ttl_ms: Optional[int] = None, retracting: bool = False):
         self.keyed = keyed  # else one group of all records (its grouping key is not output)
         self.names = list(names) + [OP_COLUMN]  # the keys, the results, then the row kind
         self.accumulators = Accumulators(specs)
         self.per_batch = any(s.function is not None for s in specs)
         self.ttl_ms = ttl_ms  # table.exec.state.ttl: a key idle that long starts over (+I)
+        self.retracting = retracting  # rows carry OP_COLUMN: -U and -D are taken away
 
     def init(self, handle: StatefulProcessorHandle) -> None:
         self._state = handle.getValueState("accumulators", "blob binary", self.ttl_ms)
@@ -181,12 +212,22 @@ class AggregateChangelog(StatefulProcessor):
         stored = self._state.get()
         accumulators = self.accumulators
         if stored is None:
-            accs, previous = accumulators.create(), None
-        else:
-            accs, previous = pickle.loads(stored[0])
+            accs, previous, count = accumulators.create(), None, 0
+        else:  # a checkpoint of an older pystream holds no count: its input only added
+            accs, previous, count = (*pickle.loads(stored[0]), 1)[:3]
         keys = tuple(key) if self.keyed else ()
         for row in rows:
-            accumulators.add(accs, row)
+            if self.retracting and row[OP_COLUMN] in (UPDATE_BEFORE, DELETE):
+                accumulators.retract(accs, row)
+                count -= 1
+            else:
+                accumulators.add(accs, row)
+                count += 1
+            if count <= 0:  # no rows left: the key's result is deleted
+                if previous is not None:
+                    yield self._row(*keys, *previous, DELETE)
+                accs, previous, count = accumulators.create(), None, 0
+                continue
             if not self.per_batch:
                 current = accumulators.results(accs)
                 for values, op in changes(previous, current):
@@ -197,7 +238,7 @@ class AggregateChangelog(StatefulProcessor):
             for values, op in changes(previous, current):
                 yield self._row(*keys, *values, op)
             previous = current
-        self._state.update((cloudpickle.dumps((accs, previous)),))
+        self._state.update((cloudpickle.dumps((accs, previous, count)),))
 
     def close(self) -> None:
         pass

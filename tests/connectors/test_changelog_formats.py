@@ -5,6 +5,7 @@ output: tests/sql/programs/changelog_formats.py.)"""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 
@@ -71,3 +72,47 @@ def test_a_monitored_directory_of_canal_json_is_a_stream_of_changes(tmp_path):
     assert _changes(t_env.execute_sql("SELECT id, UPPER(name) AS name FROM products"), 5) == [
         ("+I", 1, "APPLE"), ("+I", 2, "PEAR"), ("-U", 1, "APPLE"), ("+U", 1, "FIG"),
         ("-D", 2, "PEAR")]
+
+
+def _recorded_changes(table: int) -> list:
+    """The rows of the ``table``-th printed table of PyFlink's recorded output of
+    tests/sql/programs/changelog_formats.py, as (kind, values...) of text."""
+    text = (Path(__file__).resolve().parents[1] / "sql" / "programs" /
+            "changelog_formats.out").read_text()
+    tables, rows = [], []
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if line.startswith("| ") and cells[0] in ("+I", "-U", "+U", "-D"):
+            rows.append(tuple(cells))
+        elif line.endswith("rows in set"):
+            tables.append(rows)
+            rows = []
+    return tables[table]
+
+
+def test_an_unbounded_debezium_stream_aggregates_with_retractions_as_pyflink_does(tmp_path):
+    (tmp_path / "changes.json").write_text("\n".join([
+        '{"before":null,"after":{"id":1,"name":"apple","price":1.5},"op":"c"}',
+        '{"before":null,"after":{"id":2,"name":"pear","price":2.0},"op":"r"}',
+        '{"before":{"id":1,"name":"apple","price":1.5},'
+        '"after":{"id":1,"name":"apple","price":1.75},"op":"u"}',
+        '{"before":{"id":2,"name":"pear","price":2.0},"after":null,"op":"d"}',
+        '{"before":null,"after":{"id":3,"name":"fig","price":3.0},"op":"c"}']) + "\n")
+    t_env = _env()
+    t_env.execute_sql("""CREATE TABLE products (id INT, name STRING, price DOUBLE) WITH (
+        'connector' = 'filesystem', 'path' = '%s', 'format' = 'debezium-json',
+        'source.monitor-interval' = '1 s')""" % tmp_path)
+    totals = _changes(t_env.execute_sql("SELECT COUNT(*) AS n, SUM(price) AS total, "
+                                        "AVG(id) AS mean_id FROM products"), 11)
+    by_name = _changes(t_env.execute_sql("SELECT name, COUNT(*) AS n FROM products "
+                                         "GROUP BY name"), 6)
+    assert [tuple(str(v) for v in c) for c in totals] == _recorded_changes(1)
+    assert _per_key([tuple(str(v) for v in c) for c in by_name]) == \
+        _per_key(_recorded_changes(2))  # keys' changes interleave as micro-batches fall
+
+
+def _per_key(changes: list) -> dict:
+    keyed: dict = {}
+    for change in changes:
+        keyed.setdefault(change[1], []).append(change)
+    return keyed
