@@ -47,12 +47,14 @@ def produce(bootstrap: str, topic: str, values, partition=None) -> None:
         producer.close()
 
 
-def consume(bootstrap: str, topic: str, keys: bool = False) -> list:
+def consume(bootstrap: str, topic: str, keys: bool = False, committed: bool = False) -> list:
     """Every value (or ``(key, value)`` with ``keys``) in ``topic`` as text, in partition then
-    offset order."""
+    offset order; with ``committed`` only what committed transactions wrote."""
     from kafka import KafkaConsumer, TopicPartition
 
-    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False)
+    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False,
+                             isolation_level="read_committed" if committed else
+                             "read_uncommitted")
     try:
         tps = [TopicPartition(topic, p) for p in sorted(consumer.partitions_for_topic(topic))]
         consumer.assign(tps)

@@ -9,25 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from pystream.table import EnvironmentSettings, TableEnvironment
 from pystream.util.exceptions import TableException
 from tests.connectors.conftest import create_topic, produce
-
-
-def _env() -> TableEnvironment:
-    t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
-    t_env.get_config().set("parallelism.default", "1")
-    return t_env
-
-
-def _changes(result, n: int) -> list:
-    taken = []
-    with result.collect() as rows:
-        for row in rows:
-            taken.append((str(row.get_row_kind()),) + tuple(row))
-            if len(taken) == n:
-                break
-    return taken
+from tests.connectors.test_kafka_tables import _env, _take
 
 
 def test_an_updating_table_written_as_debezium_json_to_kafka_reads_back_as_its_changelog(
@@ -40,7 +24,7 @@ def test_an_updating_table_written_as_debezium_json_to_kafka_reads_back_as_its_c
         'format' = 'debezium-json')""" % (topic, kafka_servers))
     t_env.execute_sql("""INSERT INTO totals SELECT k, SUM(v) FROM (VALUES ('a', 1), ('b', 2),
         ('a', 3)) AS clicks(k, v) GROUP BY k""").wait()
-    assert _changes(t_env.execute_sql("SELECT * FROM totals"), 4) == [
+    assert _take(t_env.execute_sql("SELECT * FROM totals"), 4) == [
         ("+I", "a", 1), ("+I", "b", 2), ("-D", "a", 1), ("+I", "a", 4)]
 
 
@@ -56,10 +40,10 @@ def test_a_malformed_debezium_record_names_topic_partition_and_offset(kafka_serv
         'format' = 'debezium-json')""" % (topic, kafka_servers))
     with pytest.raises(TableException, match=r"Table 'totals' \(debezium-json\): the record at "
                        r"topic %s partition 0 offset 1 does not parse: '.*\"op\":\"x\"}'" % topic):
-        _changes(t_env.execute_sql("SELECT * FROM totals"), 2)
+        _take(t_env.execute_sql("SELECT * FROM totals"), 2)
 
 
-def test_a_monitored_directory_of_canal_json_is_a_stream_of_changes(tmp_path):
+def test_a_monitored_directory_of_canal_json_is_a_stream_of_take(tmp_path):
     (tmp_path / "1.json").write_text(
         '{"data":[{"id":1,"name":"apple"},{"id":2,"name":"pear"}],"type":"INSERT"}\n'
         '{"data":[{"id":1,"name":"fig"}],"old":[{"name":"apple"}],"type":"UPDATE"}\n'
@@ -69,12 +53,12 @@ def test_a_monitored_directory_of_canal_json_is_a_stream_of_changes(tmp_path):
     t_env.execute_sql("""CREATE TABLE products (id INT, name STRING) WITH (
         'connector' = 'filesystem', 'path' = '%s', 'format' = 'canal-json',
         'source.monitor-interval' = '1 s')""" % tmp_path)
-    assert _changes(t_env.execute_sql("SELECT id, UPPER(name) AS name FROM products"), 5) == [
+    assert _take(t_env.execute_sql("SELECT id, UPPER(name) AS name FROM products"), 5) == [
         ("+I", 1, "APPLE"), ("+I", 2, "PEAR"), ("-U", 1, "APPLE"), ("+U", 1, "FIG"),
         ("-D", 2, "PEAR")]
 
 
-def _recorded_changes(table: int) -> list:
+def _recorded_take(table: int) -> list:
     """The rows of the ``table``-th printed table of PyFlink's recorded output of
     tests/sql/programs/changelog_formats.py, as (kind, values...) of text."""
     text = (Path(__file__).resolve().parents[1] / "sql" / "programs" /
@@ -102,13 +86,13 @@ def test_an_unbounded_debezium_stream_aggregates_with_retractions_as_pyflink_doe
     t_env.execute_sql("""CREATE TABLE products (id INT, name STRING, price DOUBLE) WITH (
         'connector' = 'filesystem', 'path' = '%s', 'format' = 'debezium-json',
         'source.monitor-interval' = '1 s')""" % tmp_path)
-    totals = _changes(t_env.execute_sql("SELECT COUNT(*) AS n, SUM(price) AS total, "
+    totals = _take(t_env.execute_sql("SELECT COUNT(*) AS n, SUM(price) AS total, "
                                         "AVG(id) AS mean_id FROM products"), 11)
-    by_name = _changes(t_env.execute_sql("SELECT name, COUNT(*) AS n FROM products "
+    by_name = _take(t_env.execute_sql("SELECT name, COUNT(*) AS n FROM products "
                                          "GROUP BY name"), 6)
-    assert [tuple(str(v) for v in c) for c in totals] == _recorded_changes(1)
+    assert [tuple(str(v) for v in c) for c in totals] == _recorded_take(1)
     assert _per_key([tuple(str(v) for v in c) for c in by_name]) == \
-        _per_key(_recorded_changes(2))  # keys' changes interleave as micro-batches fall
+        _per_key(_recorded_take(2))  # keys' changes interleave as micro-batches fall
 
 
 def _per_key(changes: list) -> dict:

@@ -14,7 +14,7 @@ import time
 import uuid
 from pathlib import Path
 
-from tests.connectors.conftest import create_topic
+from tests.connectors.conftest import consume, create_topic
 from tests.connectors.test_jdbc import sql
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -116,22 +116,7 @@ def test_a_killed_aggregate_into_postgres_resumes_and_upserts_the_right_totals(
 
 def _committed(servers: str, topic: str) -> list:
     """Every record of ``topic`` a read_committed consumer sees, sorted."""
-    from kafka import KafkaConsumer, TopicPartition
-
-    consumer = KafkaConsumer(bootstrap_servers=servers, enable_auto_commit=False,
-                             isolation_level="read_committed")
-    try:
-        partitions = [TopicPartition(topic, p) for p in consumer.partitions_for_topic(topic)]
-        consumer.assign(partitions)
-        consumer.seek_to_beginning()
-        found, idle = [], 0
-        while idle < 3:
-            polled = consumer.poll(300)
-            idle = 0 if polled else idle + 1
-            found.extend(r.value.decode() for records in polled.values() for r in records)
-        return sorted(found)
-    finally:
-        consumer.close()
+    return sorted(consume(servers, topic, committed=True))
 
 
 def test_killed_window_counts_into_kafka_exactly_once_are_each_read_once(tmp_path,
@@ -148,7 +133,7 @@ def test_killed_window_counts_into_kafka_exactly_once_are_each_read_once(tmp_pat
     job = _start(program)
     try:
         first = _wait_until(lambda: _committed(kafka_servers, topic),
-                            [window(0, "a", 2), window(0, "b", 1), window(10, "a", 1)])
+                            sorted([window(0, "a", 2), window(0, "b", 1), window(10, "a", 1)]))
         _kill(job)
         _drop(inbox, "3", [("b", 1, 22), ("a", 1, 31)])  # while it is down
         job = _start(program)
