@@ -103,8 +103,8 @@ def changes(df: DataFrame, text: Column, fields: List[Field], fmt: str,
             prefix: str = "") -> DataFrame:
     """Per record of ``df`` (its ``text`` in changelog format ``fmt``), its changes: the
     ``fields`` then ``__op`` and ``__sub`` (their order within the record); the columns of
-    ``df`` other than ``text`` are kept. A record that does not parse (or holds no kind of
-    change the format knows) fails as ``bad_records.checked`` says."""
+    ``df`` other than ``value`` (the raw record) are kept. A record that does not parse (or
+    holds no kind of change the format knows) fails as ``bad_records.checked`` says."""
     envelope = _envelope(fmt, fields, options) + ["`%s`: string" % CORRUPT]
     parsed = F.from_json(text, "struct<%s>" % ", ".join(envelope),
                          {**PARSER_OPTIONS, "timestampFormat": TIMESTAMP_FORMAT})
