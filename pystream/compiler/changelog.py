@@ -85,12 +85,12 @@ def _typed(node: ops.Aggregate) -> List[Column]:
 def unbounded_aggregate(node: ops.Aggregate, frame, ctx):
     """``GROUP BY keys`` over an append-only stream: rows of the keys, the results and
     ``__op`` (0 +I, 1 -U, 2 +U)."""
-    from pystream.runtime.changelog import RETRACTIONS, AggregateChangelog
+    from pystream.runtime.changelog import AggregateChangelog, retracts
 
     inputs = _inputs(node)
     if frame.updating:
         refused = [s for s in inputs.specs if s.function is not None or s.distinct or
-                   s.name not in RETRACTIONS]
+                   not retracts(s.name)]
         if refused:
             raise UnsupportedFeatureError(
                 "%s over an updating table in STREAMING mode (retraction: only COUNT, SUM, "

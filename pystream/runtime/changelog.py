@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import decimal
 import pickle
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterator, List, Optional, Tuple
 
 from pyspark import cloudpickle  # accumulators of user functions are classes of the job
@@ -89,6 +89,10 @@ def _avg_result(acc, spec: AggregateSpec):
     return total / n
 
 
+def _total(acc, spec: AggregateSpec):
+    return None if acc is None else acc[0]
+
+
 # name -> (initial accumulator, add a non-NULL value, result of the accumulator)
 ACCUMULATORS = {
     "count": (0, _count, None),
@@ -100,6 +104,7 @@ ACCUMULATORS = {
     "first_value": (None, _first, None),
     "last_value": (None, _last, None),
     "avg": (None, _avg, _avg_result),
+    "sum_retract": (None, _avg, _total),  # (total, number of values)
 }
 
 
@@ -118,11 +123,17 @@ def _unavg(acc, value):
     return (total - value, n - 1) if n > 1 else None
 
 
-# name -> take a non-NULL value away (the aggregates that retract); SUM's NULL for no values
-# is the key's -D (it has no rows left) or a result of only NULL values, which SUM over a
-# changelog does not tell apart from 0 (``sum`` keeps its running total)
-RETRACTIONS = {"count": _uncount, "count_star": _uncount, "sum": _unsum, "sum0": _unsum,
-               "avg": _unavg}
+# name -> take a non-NULL value away (the aggregates that retract)
+RETRACTIONS = {"count": _uncount, "count_star": _uncount, "sum0": _unsum, "avg": _unavg,
+               "sum_retract": _unavg}
+# what an aggregate is when its input retracts: SUM counts its values too (NULL when none is
+# left, as Flink's retracting SUM)
+RETRACTING_FORMS = {"sum": "sum_retract"}
+
+
+def retracts(name: str) -> bool:
+    """Whether the built-in aggregate ``name`` can take a row away again."""
+    return RETRACTING_FORMS.get(name, name) in RETRACTIONS
 
 
 class Accumulators:
@@ -199,6 +210,8 @@ class AggregateChangelog(StatefulProcessor):
                  ttl_ms: Optional[int] = None, retracting: bool = False):
         self.keyed = keyed  # else one group of all records (its grouping key is not output)
         self.names = list(names) + [OP_COLUMN]  # the keys, the results, then the row kind
+        if retracting:
+            specs = [replace(s, name=RETRACTING_FORMS.get(s.name, s.name)) for s in specs]
         self.accumulators = Accumulators(specs)
         self.per_batch = any(s.function is not None for s in specs)
         self.ttl_ms = ttl_ms  # table.exec.state.ttl: a key idle that long starts over (+I)

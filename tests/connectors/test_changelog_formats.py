@@ -43,7 +43,7 @@ def test_a_malformed_debezium_record_names_topic_partition_and_offset(kafka_serv
         _take(t_env.execute_sql("SELECT * FROM totals"), 2)
 
 
-def test_a_monitored_directory_of_canal_json_is_a_stream_of_take(tmp_path):
+def test_a_monitored_directory_of_canal_json_is_a_stream_of_changes(tmp_path):
     (tmp_path / "1.json").write_text(
         '{"data":[{"id":1,"name":"apple"},{"id":2,"name":"pear"}],"type":"INSERT"}\n'
         '{"data":[{"id":1,"name":"fig"}],"old":[{"name":"apple"}],"type":"UPDATE"}\n'
@@ -58,7 +58,7 @@ def test_a_monitored_directory_of_canal_json_is_a_stream_of_take(tmp_path):
         ("-D", 2, "PEAR")]
 
 
-def _recorded_take(table: int) -> list:
+def _recorded_changes(table: int) -> list:
     """The rows of the ``table``-th printed table of PyFlink's recorded output of
     tests/sql/programs/changelog_formats.py, as (kind, values...) of text."""
     text = (Path(__file__).resolve().parents[1] / "sql" / "programs" /
@@ -90,9 +90,9 @@ def test_an_unbounded_debezium_stream_aggregates_with_retractions_as_pyflink_doe
                                         "AVG(id) AS mean_id FROM products"), 11)
     by_name = _take(t_env.execute_sql("SELECT name, COUNT(*) AS n FROM products "
                                          "GROUP BY name"), 6)
-    assert [tuple(str(v) for v in c) for c in totals] == _recorded_take(1)
+    assert [tuple(str(v) for v in c) for c in totals] == _recorded_changes(1)
     assert _per_key([tuple(str(v) for v in c) for c in by_name]) == \
-        _per_key(_recorded_take(2))  # keys' changes interleave as micro-batches fall
+        _per_key(_recorded_changes(2))  # keys' changes interleave as micro-batches fall
 
 
 def _per_key(changes: list) -> dict:
@@ -100,3 +100,20 @@ def _per_key(changes: list) -> dict:
     for change in changes:
         keyed.setdefault(change[1], []).append(change)
     return keyed
+
+
+def test_an_unbounded_sum_with_no_values_left_is_null_as_in_pyflink(tmp_path):
+    (tmp_path / "changes.json").write_text("\n".join([
+        '{"before":null,"after":{"id":1,"name":"apple","price":1.5},"op":"c"}',
+        '{"before":null,"after":{"id":2,"name":"pear","price":2.0},"op":"r"}',
+        '{"before":null,"after":{"id":4,"name":"kiwi","price":null},"op":"c"}',
+        '{"before":{"id":1,"name":"apple","price":1.5},"after":null,"op":"d"}',
+        '{"before":{"id":2,"name":"pear","price":2.0},"after":null,"op":"d"}']) + "\n")
+    t_env = _env()
+    t_env.execute_sql("""CREATE TABLE priced (id INT, name STRING, price DOUBLE) WITH (
+        'connector' = 'filesystem', 'path' = '%s', 'format' = 'debezium-json',
+        'source.monitor-interval' = '1 s')""" % tmp_path)
+    totals = _take(t_env.execute_sql("SELECT COUNT(*) AS n, SUM(price) AS total FROM priced"),
+                   9)
+    assert [tuple("<NULL>" if v is None else str(v) for v in c) for c in totals] == \
+        _recorded_changes(9)

@@ -53,6 +53,17 @@ for fmt, records in RECORDS.items():
                       "FROM products").print()
     t_env.execute_sql("SELECT name, COUNT(*) AS n FROM products GROUP BY name").print()
 
+nulls = os.path.join(directory, "nulls")  # SUM of no values left is NULL, COUNT goes on
+os.makedirs(nulls)
+with open(os.path.join(nulls, "changes.json"), "w") as f:
+    f.write("\n".join(RECORDS["debezium-json"][:2] + [
+        '{"before":null,"after":{"id":4,"name":"kiwi","price":null},"op":"c"}',
+        '{"before":{"id":1,"name":"apple","price":1.5},"after":null,"op":"d"}',
+        '{"before":{"id":2,"name":"pear","price":2.0},"after":null,"op":"d"}']) + "\n")
+t_env.execute_sql("""CREATE TABLE priced (id INT, name STRING, price DOUBLE)
+    WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'debezium-json')""" % nulls)
+t_env.execute_sql("SELECT COUNT(*) AS n, SUM(price) AS total FROM priced").print()
+
 t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
 t_env.execute_sql("""CREATE TABLE products (id INT, name STRING, price DOUBLE)
     WITH ('connector' = 'filesystem', 'path' = '%s/debezium-json', 'format' = 'debezium-json')"""
