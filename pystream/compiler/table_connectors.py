@@ -155,7 +155,7 @@ def _read_filesystem(node: ops.ConnectorScan, spark, streaming: bool) -> DataFra
         df = checked(df, node.name, fmt, physical.names, file_location(),
                      ignores_errors(options, fmt))
     elif fmt in CHANGELOG_FORMATS:
-        return _read_changelog(node, reader.text(path), fmt, streaming, monitored)
+        return _read_changelog(node, reader.text(path), fmt, monitored)
     elif fmt == "raw":
         df = reader.text(path).withColumnRenamed("value", node.physical.names[0])
     elif fmt in ("parquet", "orc", "avro"):
@@ -166,7 +166,7 @@ def _read_filesystem(node: ops.ConnectorScan, spark, streaming: bool) -> DataFra
     return df.select(*[F.col("`%s`" % n) for n in node.physical.names])
 
 
-def _read_changelog(node: ops.ConnectorScan, lines: DataFrame, fmt: str, streaming: bool,
+def _read_changelog(node: ops.ConnectorScan, lines: DataFrame, fmt: str,
                     monitored: bool) -> DataFrame:
     """The changes the ``lines`` of a changelog-format file hold (``__op``, ``__sub``; and
     ``__seq`` of their line over bounded files)."""

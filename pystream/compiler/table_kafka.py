@@ -37,6 +37,14 @@ WRITTEN_TIMESTAMPS = {"timestampFormat": "yyyy-MM-dd HH:mm:ss.SSS",  # as the fi
                       "timestampNTZFormat": "yyyy-MM-dd HH:mm:ss.SSS"}
 
 
+def _metadata_columns() -> Dict[str, Column]:
+    """The column of each metadata key, in the records ``_raw_records`` reads."""
+    from pystream.runtime.layout import TS
+
+    return {"timestamp": F.col(TS), "partition": F.col("partition"),
+            "offset": F.col("offset"), "topic": F.col("topic")}
+
+
 def kafka_bounded(options: Dict[str, str]) -> bool:
     return options.get("scan.bounded.mode", "unbounded") != "unbounded"
 
@@ -168,7 +176,6 @@ def _formats(options: Dict[str, str], table: str,
 
 
 def read_kafka(node: ops.ConnectorScan, spark, streaming: bool, compiler=None) -> DataFrame:
-    from pystream.runtime.layout import TS
 
     options, table = node.options, node.name
     value_format, key_format, key_names = _formats(options, table, node.primary_key)
@@ -194,8 +201,7 @@ def read_kafka(node: ops.ConnectorScan, spark, streaming: bool, compiler=None) -
     corrupt.append((bad, value_format, prefix))
     for f, column in zip(values, decoded):  # key fields come from the key (a deletion has
         columns.setdefault(f.name, column)  # no value)
-    sources = {"timestamp": F.col(TS), "partition": F.col("partition"),
-               "offset": F.col("offset"), "topic": F.col("topic")}
+    sources = _metadata_columns()
     for name, key in metadata.items():
         if key not in sources:
             raise ValidationException("Table '%s': the kafka metadata key '%s' (there: %s)."
@@ -228,14 +234,12 @@ def _changelog(df: DataFrame, node: ops.ConnectorScan, fmt: str, metadata: Dict[
                streaming: bool) -> DataFrame:
     """The changes the records of a changelog-format topic hold (``__op``; ``__sub`` over a
     bounded topic)."""
-    from pystream.runtime.layout import TS
 
     prefix = "value." if "value.format" in node.options else ""
     data = [f for f in node.physical if f.name not in metadata]
     df = changes(df, F.col("value").cast("string"), data, fmt, node.options, node.name,
                  kafka_location(), prefix)
-    sources = {"timestamp": F.col(TS), "partition": F.col("partition"),
-               "offset": F.col("offset"), "topic": F.col("topic")}
+    sources = _metadata_columns()
     columns = [(sources[metadata[f.name]] if f.name in metadata else F.col("`%s`" % f.name))
                .cast(f.data_type.spark_type()).alias(f.name) for f in node.physical]
     return df.select(*columns, F.col("__op"), *([] if streaming else [F.col("__sub")]))
