@@ -163,6 +163,14 @@ class FlinkGenerator(Spark.Generator):
             else ""),
     }
 
+    def datatype_sql(self, expression: exp.DataType) -> str:
+        """Spark's writer drops a timestamp's precision; Flink's keeps it."""
+        names = {exp.DataType.Type.TIMESTAMP: "TIMESTAMP",
+                 exp.DataType.Type.TIMESTAMPLTZ: "TIMESTAMP_LTZ"}
+        if expression.this in names and expression.expressions:
+            return "%s(%s)" % (names[expression.this], self.expressions(expression, flat=True))
+        return super().datatype_sql(expression)
+
 
 class Flink(Spark):
     """Flink SQL (see the module's docstring)."""

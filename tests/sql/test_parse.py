@@ -2,7 +2,7 @@
 import pytest
 from sqlglot import exp
 
-from pystream.sql.dialect import LateralTable, WindowTVF
+from pystream.sql.dialect import LateralTable, WindowTVF, to_sql
 from pystream.sql.parse import (
     CreateFunction,
     Explain,
@@ -102,3 +102,9 @@ def test_errors_point_at_the_token(sql, line, column, caret_line):
 def test_statements_pystream_does_not_know_are_errors_not_commands():
     with pytest.raises(SqlParserException, match="Unsupported statement: LOAD MODULE"):
         parse_statement("LOAD MODULE hive")
+
+
+@pytest.mark.parametrize("sql", ["CAST(ts AS TIMESTAMP(3))", "CAST(ts AS TIMESTAMP_LTZ(3))",
+                                 "CAST(ts AS TIMESTAMP)", "CAST(x AS DECIMAL(5, 2))"])
+def test_a_computed_column_written_back_keeps_its_types_precision(sql):
+    assert to_sql(parse_expression(sql)) == sql
