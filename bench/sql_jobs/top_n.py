@@ -1,4 +1,4 @@
-"""Top-N over N generated rows in STREAMING mode, into a blackhole sink (bench/top_n.py).
+"""Top-N over N generated rows in STREAMING mode, into a blackhole sink (bench/streaming_sql.py).
 
     python bench/sql_jobs/top_n.py 1000000
 """

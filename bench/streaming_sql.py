@@ -1,0 +1,65 @@
+"""Streaming SQL jobs as whole fresh processes: pystream, the same SQL on real PyFlink, and
+the job hand-written in PySpark.
+
+    python -m bench.streaming_sql --job top_n --rows 1000000 --pyflink /tmp/flinkvenv/bin/python
+    python -m bench.streaming_sql --job interval_join --rows 1000000 --pyflink ...
+
+Each job is ``bench/sql_jobs/<job>.py`` (STREAMING mode, generated rows, a blackhole sink);
+PyFlink runs the same file with ``pystream`` renamed to ``pyflink``; ``<job>_pyspark.py`` is
+the job in plain PySpark. Prints seconds (min [median]) and rows/s of the best run. The
+outputs are not compared here: their correctness is the oracle programs'
+(``tests/sql/programs/top_n_streaming.py``, ``interval_join.py``).
+
+* ``top_n``: ``ROW_NUMBER() OVER (PARTITION BY shop ORDER BY amount DESC) ... rn <= 3`` over
+  rows of 100 shops;
+* ``interval_join``: orders and as many shipments (each 0 to 6 hours after its order), joined
+  on the order id and ``ship_ts BETWEEN o.ts AND o.ts + INTERVAL '4' HOUR``.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+from typing import Dict, List
+
+from bench.whole_job import environment, run_once
+
+JOBS = Path(__file__).resolve().parent / "sql_jobs"
+JOB_TITLES = {"top_n": "Top-N (top 3 of 100 shops)",
+              "interval_join": "Interval join (orders with shipments within 4 hours)"}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--job", choices=sorted(JOB_TITLES), default="top_n")
+    parser.add_argument("--rows", type=int, default=1000000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--pyflink", help="the python of a venv with apache-flink installed")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as directory:
+        job = JOBS / ("%s.py" % args.job)
+        systems = {"pystream": [sys.executable, str(job)],
+                   "pyspark": [sys.executable, str(JOBS / ("%s_pyspark.py" % args.job))]}
+        if args.pyflink:
+            copy = Path(directory) / ("%s_pyflink.py" % args.job)
+            copy.write_text(re.sub(r"\bpystream\b", "pyflink", job.read_text()))
+            systems["pyflink"] = [args.pyflink, str(copy)]
+        times: Dict[str, List[float]] = {name: [] for name in systems}
+        for _ in range(args.repeat):
+            for name, command in systems.items():
+                seconds, _ = run_once(command + [str(args.rows)], environment(name, args))
+                times[name].append(seconds)
+    print("%s over %s rows, STREAMING, whole fresh processes, %d runs"
+          % (JOB_TITLES[args.job], "{:,}".format(args.rows), args.repeat))
+    print("| system | seconds min [median] | rows/s (best) |")
+    print("|---|---|---|")
+    for name, runs in times.items():
+        print("| %s | %.1f [%.1f] | %s |" % (name, min(runs), statistics.median(runs),
+                                            "{:,.0f}".format(args.rows / min(runs))))
+
+
+if __name__ == "__main__":
+    main()
