@@ -17,6 +17,8 @@ windowed aggregation, emitted when the watermark passes the window's end.
 """
 from __future__ import annotations
 
+import datetime
+import functools
 from dataclasses import dataclass, replace
 from typing import Callable, Dict, List, Optional, Tuple
 
@@ -38,6 +40,13 @@ from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.relational.resolve import type_of
 from pystream.relational.schema import Field, Schema
+from pystream.relational.time_bounded import (
+    conjuncts,
+    is_interval_join,
+    is_window_join,
+    is_window_ranking,
+    window_of,
+)
 from pystream.util.exceptions import TableException
 
 __all__ = ["Frame", "Context", "translate", "SEQ", "OP", "SUB", "is_updating"]
@@ -274,6 +283,8 @@ def _filtered_ranks(node: ops.Filter, ctx: Context, with_rank: bool) -> Frame:
 def _ranked(over: ops.Over, n: int, ctx: Context, with_rank: bool) -> Frame:
     """ROW_NUMBER kept up to rank ``n`` in STREAMING mode: deduplication (rank 1 by a
     processing-time attribute) or Top-N (by other fields)."""
+    if is_window_ranking(over):
+        return _window_ranked(over, n, ctx)
     window: ops.OverWindow = _unaliased(over.aggregates[0].expr).window
     schema = over.input.schema
     if n == 1 and by_proctime(over.aggregates[0].expr, schema):
@@ -317,6 +328,32 @@ def _top_n(over: ops.Over, n: int, ctx: Context, with_rank: bool) -> Frame:
     return Frame(df.select(*[quoted(f) for f in names],
                            F.col("__rank").alias(over.schema.names[-1]), F.col(SEQ),
                            F.col(OP), F.col(SUB)), updating=True)
+
+
+def _window_ranked(over: ops.Over, n: int, ctx: Context) -> Frame:
+    """Window Top-N and window deduplication in STREAMING mode: each window's best ``n``
+    rows once, as the watermark passes the window's end (append-only)."""
+    _not_on_unbounded(ctx, "window Top-N or window deduplication")
+    frame = translate(over.input, ctx)
+    if frame.updating:
+        raise UnsupportedFeatureError("window Top-N of an updating table")
+    window: ops.OverWindow = _unaliased(over.aggregates[0].expr).window
+    schema = over.input.schema
+    end = next(p.name for p in window.partition_by if isinstance(p, ex.Column)
+               and (window_of(over.input, p.name) or (None, ""))[1] == "window_end")
+    df = frame.df.withColumn(over.schema.names[-1], F.row_number().over(
+        _ranking_spec(window, schema)).cast("bigint"))
+    rank = F.col(over.schema.names[-1])
+    return Frame(df.where(rank <= n).select(*[quoted(c) for c in over.schema.names],
+                                            _by_window_end(quoted(end), rank).alias(SEQ)))
+
+
+def _by_window_end(end: Column, within: Optional[Column] = None) -> Column:
+    """The place of a window's result in a changelog: windows fire in the order of their
+    ends, as the watermark passes them; within one, rows come in ``within``'s order (by
+    default their input order)."""
+    within = F.col(SEQ) % 1_000_000 if within is None else within
+    return F.unix_millis(end.cast("timestamp")) * 1_000_000 + within
 
 
 def _deduplicated(over: ops.Over, ctx: Context) -> Frame:
@@ -527,6 +564,8 @@ JOIN_KINDS = {"inner": "inner", "left": "left", "right": "right", "full": "full"
 
 
 def _join(node: ops.Join, ctx: Context) -> Frame:
+    if is_interval_join(node) or is_window_join(node):
+        return _time_bounded_join(node, ctx)
     left = translate(node.left, ctx)
     right = translate(node.right, ctx)
     if ctx.unbounded and ((left.df.isStreaming and right.df.isStreaming)
@@ -545,6 +584,120 @@ def _join(node: ops.Join, ctx: Context) -> Frame:
     if ctx.changelog:
         columns.append(F.col(SEQ))
     return Frame(df.select(*columns))
+
+
+def _time_bounded_join(node: ops.Join, ctx: Context) -> Frame:
+    """Interval and window joins (inner and outer): each match, and each row left without
+    one, emitted once (append-only), as Flink's watermark-bounded joins do. Over unbounded
+    inputs, Spark's stream-stream join, whose state the watermarks drop."""
+    window = is_window_join(node)
+    if ctx.unbounded and window:
+        _not_on_unbounded(ctx, "a window join")
+    left = translate(node.left, ctx)
+    right = translate(node.right, ctx)
+    if left.updating or right.updating:
+        raise UnsupportedFeatureError("an interval or window join of an updating table")
+    both = ops.Join(schema=_join_schema(node), left=node.left, right=node.right, kind=node.kind)
+    terms = [_time_bound(t) for t in conjuncts(node.condition)]
+    terms = [to_column(t, both.schema) if c is None else c
+             for t, c in zip(conjuncts(node.condition), terms)]
+    condition = functools.reduce(Column.__and__, terms)
+    left_df, right_df = left.df, right.df
+    if ctx.changelog:
+        left_df = left_df.withColumnRenamed(SEQ, "__left_seq")
+        right_df = right_df.withColumnRenamed(SEQ, "__right_seq")
+    df = left_df.join(right_df, condition, JOIN_KINDS[node.kind])
+    columns = [quoted(n) for n in node.schema.names]
+    if ctx.changelog:  # a match comes with the later of its two rows
+        arrival = F.coalesce(F.greatest("__left_seq", "__right_seq"), F.col("__left_seq"),
+                             F.col("__right_seq"))
+        if window:
+            end = F.coalesce(*[quoted(n) for n in node.schema.names
+                               if (window_of(node, n) or (None, ""))[1] == "window_end"])
+            arrival = F.unix_millis(end.cast("timestamp")) * 1_000_000 + arrival % 1_000_000
+        columns.append(arrival.alias(SEQ))
+    return Frame(df.select(*columns))
+
+
+COMPARE = {"less_than": Column.__lt__, "less_than_or_equal": Column.__le__,
+           "greater_than": Column.__gt__, "greater_than_or_equal": Column.__ge__}
+
+
+def _time_bound(term: ex.Expr) -> Optional[Column]:
+    """A comparison of time columns shifted by interval literals as the plain Spark
+    comparison whose bounds Spark's stream-stream join reads to drop state (None for any
+    other term)."""
+    if isinstance(term, ex.Call) and term.name == "between":
+        low = _time_bound(ex.Call("greater_than_or_equal", term.args[:2]))
+        high = _time_bound(ex.Call("less_than_or_equal", (term.args[0], term.args[2])))
+        return low & high if low is not None and high is not None else None
+    if not (isinstance(term, ex.Call) and term.name in COMPARE):
+        return None
+    sides = [_shifted_time(a) for a in term.args]
+    return COMPARE[term.name](*sides) if all(s is not None for s in sides) else None
+
+
+def _shifted_time(expr: ex.Expr) -> Optional[Column]:
+    """``ts``, ``ts + INTERVAL ...`` or ``ts - INTERVAL ...`` as a Spark column."""
+    if isinstance(expr, ex.Column):
+        return quoted(expr.name)
+    if isinstance(expr, ex.Call) and expr.name in ("plus", "minus") and \
+            isinstance(expr.args[0], ex.Column) and isinstance(expr.args[1], ex.Literal) and \
+            isinstance(expr.args[1].value, datetime.timedelta):
+        shift = F.expr("INTERVAL '%d' MILLISECOND" % (expr.args[1].value
+                                                      / datetime.timedelta(milliseconds=1)))
+        column = quoted(expr.args[0].name)
+        return column + shift if expr.name == "plus" else column - shift
+    return None
+
+
+def _temporal_join(node: ops.TemporalJoin, ctx: Context) -> Frame:
+    """A lookup join (``_lookup_join``), or an event-time temporal join: each left row with
+    the right row of equal key whose version (rowtime) is the latest at the left row's
+    time, unless that version is a deletion (-D); emitted once (append-only). As in Flink,
+    the versions are read as upserts by key: -U rows are left out."""
+    if node.lookup:
+        return _lookup_join(node, ctx)
+    _not_on_unbounded(ctx, "an event-time temporal join")
+    left = translate(node.left, ctx)
+    right = translate(node.right, ctx)
+    if left.updating:
+        raise UnsupportedFeatureError("an event-time temporal join of an updating table")
+    both = ops.Join(schema=_join_schema(node), left=node.left, right=node.right, kind="left")
+    version_time = quoted(node.right.schema.rowtime().name)
+    arrival = F.col(SEQ) if ctx.changelog else F.monotonically_increasing_id()
+    versions = right.df.select(*[quoted(n) for n in node.right.schema.names],
+                               (F.col(OP) if right.updating else F.lit(INSERT)).alias("__kind"),
+                               arrival.alias("__version"))
+    versions = versions.where(F.col("__kind") != UPDATE_BEFORE)
+    rows = left.df.withColumn("__row", F.monotonically_increasing_id())
+    condition = to_column(node.condition, both.schema) & (
+        version_time <= quoted(node.time_field))
+    joined = rows.join(versions, condition, "left")
+    latest = Window.partitionBy("__row").orderBy(version_time.desc_nulls_last(),
+                                                 F.col("__version").desc_nulls_last())
+    joined = joined.withColumn("__n", F.row_number().over(latest)).where(F.col("__n") == 1)
+    valid = F.col("__kind") != DELETE
+    if node.kind == "inner":
+        joined = joined.where(valid)
+    width = len(node.left.schema)
+    columns = [quoted(n) for n in node.schema.names[:width]] + [
+        F.when(valid, quoted(n)).alias(n) for n in node.schema.names[width:]]
+    return Frame(joined.select(*columns, *([F.col(SEQ)] if ctx.changelog else [])))
+
+
+def _lookup_join(node: ops.TemporalJoin, ctx: Context) -> Frame:
+    """A lookup join: each left row with the right table's rows as they are when it is
+    processed. The right table is read as a batch DataFrame; over an unbounded left side,
+    Spark's stream-static join reads it again for every micro-batch."""
+    left = translate(node.left, ctx)
+    right = translate(node.right, replace(ctx, changelog=False, unbounded=False))
+    if left.updating:
+        raise UnsupportedFeatureError("a lookup join of an updating table")
+    both = ops.Join(schema=_join_schema(node), left=node.left, right=node.right, kind="left")
+    df = left.df.join(right.df, to_column(node.condition, both.schema), node.kind)
+    return Frame(df.select(*[quoted(n) for n in node.schema.names],
+                           *[F.col(c) for c in left.system_columns(ctx)]))
 
 
 def _join_schema(node: ops.Join) -> Schema:
@@ -636,9 +789,8 @@ def _window_aggregate(node: ops.WindowAggregate, ctx: Context) -> Frame:
                                   if node.properties else [])]
     columns = [quoted(f.name) for f in key_fields] + \
         [quoted(a.names[0]) for a in node.aggregates] + properties
-    if ctx.changelog:  # windows fire in the order of their ends, as the watermark passes them
-        columns.append((F.unix_millis(F.col("__w.end").cast("timestamp")) * 1_000_000
-                        + F.col(SEQ) % 1_000_000).alias(SEQ))
+    if ctx.changelog:
+        columns.append(_by_window_end(F.col("__w.end")).alias(SEQ))
         return Frame(grouped.select(*columns))
     if ctx.unbounded:  # Spark emits a window once the watermark passes its end
         return Frame(grouped.select(*columns))
@@ -648,6 +800,34 @@ def _window_aggregate(node: ops.WindowAggregate, ctx: Context) -> Frame:
     order = [F.col("__w.start"), *key_order, F.col("__w.end")] if w.kind == "cumulate" \
         else [*key_order, F.col("__w.start")]
     return Frame(grouped.orderBy(*order).select(*columns))
+
+
+def _window_table(node: ops.WindowTable, ctx: Context) -> Frame:
+    """Each row once per window it falls in, with window_start, window_end and window_time
+    (windows aligned to the epoch, as Flink's). A row's copies keep its place in the input's
+    order."""
+    frame = translate(node.input, ctx)
+    w = node.window
+    ts = quoted(w.time_field)
+    if w.kind == "cumulate":
+        frame, window = _cumulate(frame, ts, w.size, w.slide)
+        df = frame.df.withColumn("__w", window)
+    else:
+        t = F.unix_millis(ts.cast("timestamp"))
+        slide = w.slide or w.size
+        last = t - F.pmod(t, F.lit(slide))  # the start of the last window holding t
+        first = last - ((w.size - 1) // slide) * slide
+        starts = F.filter(F.sequence(first, last, F.lit(slide)), lambda s: s + w.size > t)
+        df = frame.df.withColumn("__start", F.explode(starts)).withColumn(
+            "__w", F.struct(F.timestamp_millis(F.col("__start")).alias("start"),
+                            F.timestamp_millis(F.col("__start") + w.size).alias("end")))
+    fields = node.schema.fields[-3:]
+    properties = [F.col("__w.start"), F.col("__w.end"),
+                  F.col("__w.end") - F.expr("INTERVAL 1 MILLISECOND")]
+    columns = [quoted(n) for n in node.input.schema.names] + [
+        p.cast(f.data_type.spark_type()).alias(f.name) for p, f in zip(properties, fields)]
+    return Frame(df.select(*columns, *[F.col(c) for c in frame.system_columns(ctx)]),
+                 frame.updating)
 
 
 def _cumulate(frame: Frame, ts: Column, size: int, step: int):
@@ -665,7 +845,8 @@ def _cumulate(frame: Frame, ts: Column, size: int, step: int):
 
 
 def _over(node: ops.Over, ctx: Context) -> Frame:
-    _not_on_unbounded(ctx, "an OVER window")
+    _not_on_unbounded(ctx, "window Top-N or window deduplication" if is_window_ranking(node)
+                      else "an OVER window")
     ranking = [a for a in node.aggregates if _unaliased(a.expr).agg.name in RANKING]
     if ctx.changelog and ranking:  # Top-N and deduplication are _ranked's
         raise UnsupportedFeatureError(
@@ -715,8 +896,10 @@ TRANSLATIONS: Dict[type, Callable[[ops.Rel, Context], Frame]] = {
     ops.Aggregate: _aggregate,
     ops.Distinct: _distinct,
     ops.Join: _join,
+    ops.TemporalJoin: _temporal_join,
     ops.SetOp: _set_op,
     ops.Sort: _sort,
     ops.WindowAggregate: _window_aggregate,
+    ops.WindowTable: _window_table,
     ops.Over: _over,
 }

@@ -22,6 +22,7 @@ from pystream.plan.settings import JobSettings
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.relational.explain import describe
+from pystream.relational.time_bounded import is_interval_join, is_window_join, is_window_ranking
 
 __all__ = ["plan_query", "calls_python", "is_bounded", "is_updating", "by_proctime"]
 
@@ -31,6 +32,7 @@ SHUFFLES = {
     ops.WindowAggregate: ("window aggregate", "hash(group keys)"),
     ops.Distinct: ("aggregate", "hash(all fields)"),
     ops.Join: ("join", "hash(join keys)"),
+    ops.TemporalJoin: ("temporal join", "hash(join keys)"),
     ops.SetOp: ("set operation", "hash(all fields)"),
     ops.Sort: ("sort", "range(sort keys)"),
     ops.Over: ("over window", "hash(partition keys)"),
@@ -61,10 +63,11 @@ def is_updating(node: ops.Rel, streaming: bool) -> bool:
         return True
     if isinstance(node, ops.SetOp) and (node.kind != "union" or not node.all):
         return True
-    if isinstance(node, ops.Join) and node.kind in ("left", "right", "full"):
+    if isinstance(node, ops.Join) and node.kind in ("left", "right", "full") and not (
+            is_interval_join(node) or is_window_join(node)):
         return True
-    if isinstance(node, ops.Over) and any(_ranks_updating(a.expr, node.input.schema)
-                                          for a in node.aggregates):
+    if isinstance(node, ops.Over) and not is_window_ranking(node) and any(
+            _ranks_updating(a.expr, node.input.schema) for a in node.aggregates):
         return True
     return any(is_updating(i, streaming) for i in node.inputs)
 
@@ -129,7 +132,9 @@ def plan_query(rel: ops.Rel, settings: JobSettings, query: Optional[Any] = None)
     stages: List[dict] = []
     stage_of: Dict[int, dict] = {}
     for node in nodes:
-        python = calls_python(node) or (not settings.batch and isinstance(node, ops.Over) and any(
+        python = calls_python(node) or (
+            not settings.batch and isinstance(node, ops.Over) and not is_window_ranking(node)
+            and any(
             _ranks_updating(a.expr, node.input.schema) and not by_proctime(a.expr,
                                                                             node.input.schema)
             for a in node.aggregates))  # Top-N replays each partition's ranking in Python

@@ -12,6 +12,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
+from pystream.relational.explain import explain
+from pystream.relational.printing import expression_string
 from pystream.relational.resolve import (
     WINDOW_PROPERTIES,
     aggregate_calls,
@@ -23,8 +25,9 @@ from pystream.relational.resolve import (
     type_of,
 )
 from pystream.relational.schema import Field, Schema
+from pystream.relational.time_bounded import conjuncts, is_interval_join
 from pystream.table import type_rules
-from pystream.table.types import LocalZonedTimestampType, TimestampType
+from pystream.table.types import DataTypes, LocalZonedTimestampType, TimestampType
 from pystream.util.exceptions import ValidationException
 
 __all__ = ["project", "correlate", "filter_", "aggregate", "window_aggregate", "join", "set_op",
@@ -116,7 +119,21 @@ def _expand_all(exprs: Sequence[ex.Expr], schema: Schema) -> List[ex.Expr]:
 def filter_(rel: ops.Rel, condition: ex.Expr) -> ops.Rel:
     if not isinstance(condition, ex.SubQuery):
         check_boolean(condition, rel.schema, "Filter")
+        interval_join = _into_interval_join(rel, condition)
+        if interval_join is not None:
+            return interval_join
     return ops.Filter(schema=rel.schema, input=rel, condition=condition)
+
+
+def _into_interval_join(rel: ops.Rel, condition: ex.Expr) -> Optional[ops.Rel]:
+    """``FROM a, b WHERE a.k = b.k AND b.ts BETWEEN a.ts ... AND ...`` (or a Table's
+    ``join(b).where(...)``): the filter as the inner join's condition when that makes an
+    interval join, as Flink's planner pushes it down."""
+    if not (isinstance(rel, ops.Join) and rel.kind == "inner"):
+        return None
+    both = condition if rel.condition is None else ex.Call("and", (rel.condition, condition))
+    joined = join(rel.left, rel.right, "inner", both)
+    return joined if is_interval_join(joined) else None
 
 
 def aggregate(rel: ops.Rel, keys: Sequence[ex.Expr], exprs: Sequence[ex.Expr],
@@ -221,6 +238,22 @@ def window_aggregate(rel: ops.Rel, window: ops.GroupWindow, keys: Sequence[ex.Ex
     return project(node, rewritten, sql=sql)
 
 
+def window_table(rel: ops.Rel, window: ops.GroupWindow) -> ops.Rel:
+    """The rows of a window table function: ``rel``'s fields, then window_start, window_end
+    (TIMESTAMP(3)) and window_time (the rowtime's type, a time attribute)."""
+    time_field = rel.schema.field(window.time_field)
+    if not isinstance(time_field.data_type, TIMESTAMPS):
+        raise ValidationException(
+            "A window table function expects a time attribute, but '%s' is %s." %
+            (window.time_field, time_field.data_type.summary_string()))
+    start = DataTypes.TIMESTAMP(3).not_null()
+    fields = (Field("window_start", start), Field("window_end", start),
+              Field("window_time", time_field.data_type.not_null(), "rowtime"))
+    inherited = tuple(replace(f, time=None) if f.time == "rowtime" else f for f in rel.schema)
+    return ops.WindowTable(schema=Schema(inherited + fields).check_unique(), input=rel,
+                           window=window)
+
+
 def with_over(rel: ops.Rel, exprs: Sequence[ex.Expr],
               windows: Dict[str, ops.OverWindow]) -> Tuple[ops.Rel, List[ex.Expr]]:
     """An ``Over`` node computing each OVER aggregate of ``exprs``, and ``exprs`` reading them."""
@@ -263,6 +296,93 @@ def join(left: ops.Rel, right: ops.Rel, kind: str, condition: Optional[ex.Expr])
     if condition is not None:
         check_boolean(condition, both, "Join")
     return ops.Join(schema=schema, left=left, right=right, kind=kind, condition=condition)
+
+
+LOOKUP_CONNECTORS = ("jdbc",)  # connectors whose tables can be looked up by key
+
+
+def temporal_join(left: ops.Rel, right: ops.Rel, kind: str, condition: Optional[ex.Expr],
+                  time_field: str) -> ops.Rel:
+    """``left JOIN right FOR SYSTEM_TIME AS OF left.time_field ON condition``: an event-time
+    temporal join (a rowtime) or a lookup join (a proctime); the checks are Flink's."""
+    time = left.schema.field(time_field).time
+    if time is None:
+        raise ValidationException(
+            "Temporal table join currently only supports 'FOR SYSTEM_TIME AS OF' left table's "
+            "time attribute field")
+    if kind not in ("inner", "left"):
+        raise ValidationException("Unsupported join type for a temporal table join: %s (INNER "
+                                  "and LEFT joins are)." % kind.upper())
+    if condition is None:
+        raise ValidationException("Temporal table join requires an equality condition on "
+                                  "fields of table '%s'." % _table_name(right))
+    joined = join(left, right, kind, condition)
+    if not _equated_right_fields(condition, left, right):
+        raise ValidationException(
+            "Currently the join key in Temporal Table Join can not be empty.")
+    scan = _scan_under(right)
+    if time == "proctime":
+        if scan is None or scan.options.get("connector") not in LOOKUP_CONNECTORS:
+            raise ValidationException(
+                "Processing-time temporal join is not supported yet.")
+    else:
+        keys = _renamed_keys(right)
+        if not keys:
+            raise ValidationException(
+                "Temporal Table Join requires primary key in versioned table, but no primary "
+                "key can be found. The physical plan is:\n%s" % explain(joined))
+        if right.schema.rowtime() is None:
+            raise ValidationException(
+                "Event-Time Temporal Table Join requires both primary key and row time "
+                "attribute in versioned table, but no row time attribute can be found.")
+        if not set(keys) <= _equated_right_fields(condition, left, right):
+            raise ValidationException(
+                "Temporal table's primary key [%s] must be included in the equivalence "
+                "condition of temporal join, but current temporal join condition is [%s]."
+                % (", ".join(keys), expression_string(condition)))
+    return ops.TemporalJoin(schema=joined.schema, left=left, right=right, kind=kind,
+                            condition=condition, time_field=time_field,
+                            lookup=time == "proctime")
+
+
+def _scan_under(rel: ops.Rel) -> Optional[ops.ConnectorScan]:
+    """The connector scan a table reference is (through the projection that renames it)."""
+    while isinstance(rel, ops.Project):
+        rel = rel.input
+    return rel if isinstance(rel, ops.ConnectorScan) else None
+
+
+def _table_name(rel: ops.Rel) -> str:
+    scan = _scan_under(rel)
+    return scan.name if scan is not None else "?"
+
+
+def _renamed_keys(rel: ops.Rel) -> Tuple[str, ...]:
+    """The primary key of the table ``rel`` reads, by ``rel``'s field names."""
+    if isinstance(rel, ops.ConnectorScan):
+        return rel.primary_key
+    if isinstance(rel, ops.Project):
+        inner = _renamed_keys(rel.input)
+        names = {}
+        for e, f in zip(rel.exprs, rel.schema):
+            e = e.expr if isinstance(e, ex.Alias) else e
+            if isinstance(e, ex.Column):
+                names[e.name] = f.name
+        return tuple(names[k] for k in inner) if all(k in names for k in inner) else ()
+    return ()
+
+
+def _equated_right_fields(condition: ex.Expr, left: ops.Rel, right: ops.Rel) -> set:
+    """The right-hand fields a conjunct of ``condition`` equates to a left-hand expression."""
+    found = set()
+    for term in conjuncts(condition):
+        if isinstance(term, ex.Call) and term.name == "equals":
+            for a, b in (term.args, term.args[::-1]):
+                if isinstance(a, ex.Column) and right.schema.has(a.name) and not any(
+                        isinstance(c, ex.Column) and right.schema.has(c.name)
+                        for c in ex.walk(b)):
+                    found.add(a.name)
+    return found
 
 
 def set_op(left: ops.Rel, right: ops.Rel, kind: str, all: bool) -> ops.Rel:

@@ -5,6 +5,7 @@ from typing import List
 
 from pystream.relational import operations as ops
 from pystream.relational.printing import expression_string
+from pystream.relational.time_bounded import is_interval_join, is_window_join
 
 __all__ = ["explain", "describe"]
 
@@ -27,9 +28,21 @@ def describe(node: ops.Rel) -> str:
         keys = ", ".join(expression_string(k) for k in node.keys)
         aggs = ", ".join(_named(a.expr, a.names[0]) for a in node.aggregates)
         return "%s(groupBy=[%s], select=[%s])" % (kind, keys, aggs)
+    if isinstance(node, ops.WindowTable):
+        w = node.window
+        sizes = ", ".join("%s=[%d ms]" % (k, getattr(w, k))
+                          for k in ("slide", "size", "gap") if getattr(w, k) is not None)
+        return "WindowTableFunction(window=[%s(time_col=[%s], %s)])" % (
+            w.kind.upper(), w.time_field, sizes)
     if isinstance(node, ops.Join):
         cond = expression_string(node.condition) if node.condition is not None else "true"
-        return "Join(joinType=[%s], where=[%s])" % (node.kind.upper(), cond)
+        kind = "IntervalJoin" if is_interval_join(node) else \
+            "WindowJoin" if is_window_join(node) else "Join"
+        return "%s(joinType=[%s], where=[%s])" % (kind, node.kind.upper(), cond)
+    if isinstance(node, ops.TemporalJoin):
+        return "%s(joinType=[%s], time=[%s], where=[%s])" % (
+            "LookupJoin" if node.lookup else "TemporalJoin", node.kind.upper(),
+            node.time_field, expression_string(node.condition))
     if isinstance(node, ops.SetOp):
         return "%s(all=[%s])" % (node.kind.capitalize(), str(node.all).lower())
     if isinstance(node, ops.Sort):

@@ -138,6 +138,26 @@ class Join(Rel):
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)
+class TemporalJoin(Rel):
+    """``JOIN right FOR SYSTEM_TIME AS OF left.time ON ...``: each left row joined with the
+    right table's rows as they were at the left row's ``time_field``. An event-time
+    attribute makes it an event-time temporal join against a versioned table (a primary
+    key and a watermark); a processing-time one a lookup join (the rows as they are when
+    the left row is processed). ``kind`` is inner or left."""
+
+    left: Rel
+    right: Rel
+    kind: str
+    condition: Expr
+    time_field: str
+    lookup: bool
+
+    @property
+    def inputs(self):
+        return (self.left, self.right)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
 class SetOp(Rel):
     """``kind``: union, intersect, minus; ``all`` keeps duplicates."""
 
@@ -200,6 +220,20 @@ class WindowAggregate(Rel):
     keys: Tuple[Expr, ...]
     aggregates: Tuple[Expr, ...]
     properties: Tuple[Expr, ...] = ()
+
+    @property
+    def inputs(self):
+        return (self.input,)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class WindowTable(Rel):
+    """The rows of a window table function (``TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), ...))``)
+    that no GROUP BY aggregates: the input's fields, then window_start, window_end and
+    window_time, one row per window each record falls in."""
+
+    input: Rel
+    window: GroupWindow
 
     @property
     def inputs(self):

@@ -195,8 +195,10 @@ def _window_tvf(t_env, node: WindowTVF, ctes) -> Scope:
     return Scope(scope.rel, scope.columns, window)
 
 
-def _join_scopes(left: Scope, right: Scope, kind: str, condition: Optional[exp.Expression]
-                 ) -> Scope:
+def _join_scopes(left: Scope, right: Scope, kind: str, condition: Optional[exp.Expression],
+                 as_of: Optional[exp.Expression] = None) -> Scope:
+    """The scope of ``left JOIN right ON condition`` (``FOR SYSTEM_TIME AS OF as_of``: a
+    temporal or lookup join, ``as_of`` a time attribute of the left side)."""
     taken = set(left.rel.schema.names)
     renames = {}
     for n in right.rel.schema.names:
@@ -211,8 +213,13 @@ def _join_scopes(left: Scope, right: Scope, kind: str, condition: Optional[exp.E
     columns = left.columns + [(q, n, renames[f]) for q, n, f in right.columns]
     scope = Scope(left.rel, columns)
     predicate = None if condition is None else to_expr(condition, scope)
-    rel = build.join(left.rel, right_rel, kind, predicate)
-    return Scope(rel, columns)
+    if as_of is None:
+        return Scope(build.join(left.rel, right_rel, kind, predicate), columns)
+    time = to_expr(as_of, left)
+    if not isinstance(time, ex.Column):
+        raise ValidationException("FOR SYSTEM_TIME AS OF takes a time attribute of the left "
+                                  "table, not %s." % to_sql(as_of))
+    return Scope(build.temporal_join(left.rel, right_rel, kind, predicate, time.name), columns)
 
 
 def _lateral(scope: Scope, node: LateralTable, kind: str,
@@ -246,6 +253,9 @@ def _select(t_env, node: exp.Select, ctes) -> ops.Rel:
         scope = Scope.of(ops.Values(schema=_one_row_schema(), rows=((0,),)), None)
         scope.columns = []
     else:
+        if from_.this.args.get("version") is not None:
+            raise ValidationException("FOR SYSTEM_TIME AS OF belongs to the right-hand table "
+                                      "of a JOIN (a temporal or lookup join).")
         scope = _from(t_env, from_.this, ctes)
     for join in node.args.get("joins") or []:
         side = (join.side or join.kind or "").upper()
@@ -256,7 +266,15 @@ def _select(t_env, node: exp.Select, ctes) -> ops.Rel:
         right = _from(t_env, join.this, ctes)
         if side in ("SEMI", "ANTI"):
             raise UnsupportedFeatureError("SEMI/ANTI join syntax")
-        scope = _join_scopes(scope, right, JOIN_KINDS.get(side, "inner"), join.args.get("on"))
+        version = join.this.args.get("version") if isinstance(join.this, exp.Table) else None
+        if version is not None and (version.name != "TIMESTAMP" or
+                                    version.text("kind").upper() != "AS OF"):
+            raise UnsupportedFeatureError("FOR SYSTEM_TIME %s" % to_sql(version)[:40])
+        scope = _join_scopes(scope, right, JOIN_KINDS.get(side, "inner"), join.args.get("on"),
+                             version.expression if version is not None else None)
+    group = node.args.get("group")
+    if scope.window is not None and not _groups_by_window(group):
+        scope = _window_table(scope)
     where = node.args.get("where")
     rel = scope.rel
     if where is not None:
@@ -264,7 +282,6 @@ def _select(t_env, node: exp.Select, ctes) -> ops.Rel:
         scope = Scope(rel, scope.columns, scope.window)
     rel, scope = _scalar_subqueries(t_env, node, rel, scope, ctes)
     items = _select_items(node, scope)
-    group = node.args.get("group")
     having = node.args.get("having")
     exprs = [e for e, _ in items]
     window = _legacy_group_window(group, scope)
@@ -301,14 +318,26 @@ def _scalar_subqueries(t_env, node: exp.Select, rel: ops.Rel, scope: Scope, ctes
     return rel, scope
 
 
+def _groups_by_window(group) -> bool:
+    """Whether a GROUP BY names window_start and window_end (a window aggregate)."""
+    names = {k.name.lower() for k in (group.expressions if group is not None else [])
+             if isinstance(k, exp.Column)}
+    return {"window_start", "window_end"} <= names
+
+
+def _window_table(scope: Scope) -> Scope:
+    """The window TVF in FROM as rows (window Top-N, deduplication and joins read them):
+    its columns plus window_start, window_end and window_time."""
+    if scope.window.kind == "session":
+        raise UnsupportedFeatureError("a SESSION window TVF without GROUP BY window_start, "
+                                      "window_end (Flink aggregates session windows only)")
+    rel = build.window_table(scope.rel, scope.window)
+    added = [(None, n, n) for n in rel.schema.names[len(scope.rel.schema):]]
+    return Scope(rel, scope.columns + added)
+
+
 def _window_tvf_aggregate(rel: ops.Rel, scope: Scope, group, exprs) -> ops.Rel:
-    keys = [to_expr(k, scope) for k in (group.expressions if group is not None else [])]
-    window_keys = {k.name for k in keys if isinstance(k, ex.Call)
-                   and k.name in ("window_start", "window_end")}
-    if window_keys != {"window_start", "window_end"}:
-        raise UnsupportedFeatureError(
-            "a window TVF without GROUP BY window_start, window_end (window Top-N, "
-            "deduplication and joins: the issue 'Streaming SQL beyond aggregation')")
+    keys = [to_expr(k, scope) for k in group.expressions]
     keys = [k for k in keys if not (isinstance(k, ex.Call) and k.name in TVF_COLUMNS.values())]
     return build.window_aggregate(rel, scope.window, keys, exprs, sql=True)
 
@@ -368,6 +397,7 @@ def _where(t_env, rel: ops.Rel, condition: exp.Expression, scope: Scope) -> ops.
             predicate = ex.Call("and", (predicate, to_expr(c, scope)))
         rel = build.filter_(rel, predicate)
     return rel
+
 
 
 def _conjuncts(node: exp.Expression) -> List[exp.Expression]:

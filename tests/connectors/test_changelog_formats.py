@@ -12,6 +12,7 @@ import pytest
 from pystream.util.exceptions import TableException
 from tests.connectors.conftest import create_topic, produce
 from tests.connectors.test_kafka_tables import _env, _take
+from tests.oracle.runner import recorded_changes
 
 
 def test_an_updating_table_written_as_debezium_json_to_kafka_reads_back_as_its_changelog(
@@ -59,19 +60,9 @@ def test_a_monitored_directory_of_canal_json_is_a_stream_of_changes(tmp_path):
 
 
 def _recorded_changes(table: int) -> list:
-    """The rows of the ``table``-th printed table of PyFlink's recorded output of
-    tests/sql/programs/changelog_formats.py, as (kind, values...) of text."""
-    text = (Path(__file__).resolve().parents[1] / "sql" / "programs" /
-            "changelog_formats.out").read_text()
-    tables, rows = [], []
-    for line in text.splitlines():
-        cells = [c.strip() for c in line.strip("|").split("|")]
-        if line.startswith("| ") and cells[0] in ("+I", "-U", "+U", "-D"):
-            rows.append(tuple(cells))
-        elif line.endswith("rows in set"):
-            tables.append(rows)
-            rows = []
-    return tables[table]
+    """The ``table``-th changelog PyFlink printed for tests/sql/programs/changelog_formats.py."""
+    return recorded_changes(Path(__file__).resolve().parents[1] / "sql" / "programs" /
+                            "changelog_formats.py")[table]
 
 
 def _products(tmp_path, changes: list):

@@ -8,7 +8,7 @@ import uuid
 import pytest
 
 from pystream.table import EnvironmentSettings, TableEnvironment
-from pystream.util.exceptions import TableException
+from pystream.util.exceptions import TableException, ValidationException
 from tests.connectors.test_jdbc import sql
 
 
@@ -83,3 +83,60 @@ def test_a_changelog_into_a_jdbc_table_without_a_key_is_refused(postgres, books)
     with pytest.raises(TableException, match="doesn't support consuming update changes"):
         t_env.execute_sql("INSERT INTO books SELECT id, MAX(title), SUM(price) FROM books "
                           "GROUP BY id")
+
+
+def _orders(t_env, directory, monitored: bool = False) -> None:
+    """orders (id, book_id, pt AS PROCTIME()) from csv files in ``directory``."""
+    monitor = ", 'source.monitor-interval' = '1 s'" if monitored else ""
+    t_env.execute_sql(f"""CREATE TABLE orders (id INT, book_id INT, pt AS PROCTIME())
+        WITH ('connector' = 'filesystem', 'path' = '{directory}', 'format' = 'csv'{monitor})""")
+
+
+@pytest.mark.parametrize("batch", [True, False], ids=["batch", "streaming"])
+def test_a_lookup_join_reads_the_jdbc_table_as_it_is(postgres, books, tmp_path, batch):
+    (tmp_path / "part-0.csv").write_text("10,1\n11,2\n12,7\n")
+    t_env = _env(batch)
+    _declare(t_env, postgres, "books", books)
+    _orders(t_env, tmp_path)
+    inner = t_env.execute_sql("""SELECT o.id, b.title FROM orders AS o
+        JOIN books FOR SYSTEM_TIME AS OF o.pt AS b ON o.book_id = b.id""")
+    left = t_env.execute_sql("""SELECT o.id, b.title FROM orders AS o
+        LEFT JOIN books FOR SYSTEM_TIME AS OF o.pt AS b ON o.book_id = b.id""")
+    with inner.collect() as rows:
+        assert sorted(tuple(r) for r in rows) == [(10, "Dune"), (11, "Emma")]
+    with left.collect() as rows:
+        assert sorted(tuple(r) for r in rows) == [(10, "Dune"), (11, "Emma"), (12, None)]
+    assert "LookupJoin(joinType=[INNER], time=[pt]" in t_env.sql_query(
+        "SELECT * FROM orders AS o JOIN books FOR SYSTEM_TIME AS OF o.pt AS b "
+        "ON o.book_id = b.id").explain()
+
+
+def test_an_unbounded_lookup_join_sees_the_table_change(postgres, books, tmp_path):
+    (tmp_path / "part-0.csv").write_text("10,1\n")
+    t_env = _env(batch=False)
+    _declare(t_env, postgres, "books", books)
+    t_env.execute_sql(f"""CREATE TABLE books_cached (id INT, title STRING, price DECIMAL(6, 2),
+        PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'jdbc',
+        'url' = '{postgres["url"]}', 'table-name' = '{books}',
+        'username' = '{postgres["user"]}', 'lookup.cache' = 'PARTIAL',
+        'lookup.partial-cache.max-rows' = '100')""")
+    _orders(t_env, tmp_path, monitored=True)
+    result = t_env.execute_sql("""SELECT o.id, b.title FROM orders AS o
+        JOIN books_cached FOR SYSTEM_TIME AS OF o.pt AS b ON o.book_id = b.id""")
+    with result.collect() as rows:
+        assert tuple(next(rows)) == (10, "Dune")
+        sql(postgres, "UPDATE %s SET title = 'Dune Messiah' WHERE id = 1" % books)
+        (tmp_path / "part-1.csv").write_text("11,1\n")
+        assert tuple(next(rows)) == (11, "Dune Messiah")
+
+
+def test_a_lookup_join_needs_a_table_that_can_be_looked_up(tmp_path):
+    (tmp_path / "part-0.csv").write_text("1,1\n")
+    t_env = _env(batch=False)
+    _orders(t_env, tmp_path)
+    t_env.execute_sql(f"""CREATE TABLE titles (id INT, title STRING) WITH (
+        'connector' = 'filesystem', 'path' = '{tmp_path}', 'format' = 'csv')""")
+    with pytest.raises(ValidationException, match="Processing-time temporal join is not "
+                                                  "supported yet"):
+        t_env.sql_query("""SELECT * FROM orders AS o JOIN titles FOR SYSTEM_TIME AS OF o.pt
+            AS t ON o.book_id = t.id""")

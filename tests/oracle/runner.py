@@ -48,3 +48,18 @@ def compare(expected: str, actual: str, ordered: bool) -> Optional[str]:
 
 def is_ordered(path: Path) -> bool:
     return UNORDERED not in path.read_text()
+
+
+def recorded_changes(program: Path) -> List[List[tuple]]:
+    """The changelog tables PyFlink printed for ``program`` (its ``.out``): per table, its
+    rows as (kind, value, ...) of the printed text (``<NULL>`` for NULL)."""
+    tables: List[List[tuple]] = []
+    rows: List[tuple] = []
+    for line in program.with_suffix(".out").read_text().splitlines():
+        cells = tuple(c.strip() for c in line.strip("|").split("|"))
+        if line.startswith("| ") and cells[0] in ("+I", "-U", "+U", "-D"):
+            rows.append(cells)
+        elif line.endswith(" in set"):
+            tables.append(rows)
+            rows = []
+    return tables

@@ -64,3 +64,49 @@ def test_planning_a_query_needs_no_spark():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120)
     assert out.stdout.strip() == "['source', 'aggregate'] False", out.stderr
+
+
+TIMED = ("CREATE TABLE %s (k INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) "
+         "WITH ('connector' = 'datagen', 'number-of-rows' = '3')")
+
+
+def timed_tables():
+    t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+    for name in ("a", "b"):
+        t_env.execute_sql(TIMED % name)
+    return t_env
+
+
+def test_interval_and_window_joins_and_window_top_n_are_append_only_regular_ones_update():
+    t_env = timed_tables()
+    queries = {
+        "SELECT * FROM a LEFT JOIN b ON a.k = b.k AND b.ts BETWEEN a.ts AND a.ts + "
+        "INTERVAL '1' HOUR": False,
+        "SELECT * FROM a, b WHERE a.k = b.k AND b.ts >= a.ts AND b.ts < a.ts + "
+        "INTERVAL '1' HOUR": False,
+        "SELECT * FROM (SELECT * FROM TABLE(TUMBLE(TABLE a, DESCRIPTOR(ts), INTERVAL '1' "
+        "MINUTE))) L FULL JOIN (SELECT * FROM TABLE(TUMBLE(TABLE b, DESCRIPTOR(ts), "
+        "INTERVAL '1' MINUTE))) R ON L.k = R.k AND L.window_start = R.window_start AND "
+        "L.window_end = R.window_end": False,
+        "SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end "
+        "ORDER BY k) AS rn FROM TABLE(TUMBLE(TABLE a, DESCRIPTOR(ts), INTERVAL '1' MINUTE))) "
+        "WHERE rn <= 2": False,
+        "SELECT * FROM a LEFT JOIN b ON a.k = b.k": True,
+        "SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts DESC) AS rn "
+        "FROM a) WHERE rn <= 2": True,
+    }
+    for sql, updating in queries.items():
+        plan = plan_of(t_env.sql_query(sql))
+        assert plan.updating is updating, sql
+        if not updating:  # Spark's own operators
+            assert not any(op.runs_python for s in plan.stages for op in s.operators), sql
+
+
+def test_the_window_table_function_gives_window_columns_and_a_new_time_attribute():
+    t_env = timed_tables()
+    table = t_env.sql_query("SELECT * FROM TABLE(HOP(TABLE a, DESCRIPTOR(ts), "
+                            "INTERVAL '1' MINUTE, INTERVAL '2' MINUTE))")
+    assert [(f.name, f.summary()) for f in table._rel.schema] == [
+        ("k", "INT"), ("ts", "TIMESTAMP(3)"), ("window_start", "TIMESTAMP(3) NOT NULL"),
+        ("window_end", "TIMESTAMP(3) NOT NULL"),
+        ("window_time", "TIMESTAMP(3) NOT NULL *ROWTIME*")]

@@ -15,10 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DIRECTORIES = [ROOT / "tests" / "table" / "programs", ROOT / "tests" / "sql" / "programs"]
 
 # program name -> what pystream is missing to print PyFlink's lines
-NOT_YET = {
-    "window_top_n": "window Top-N and window deduplication: a window TVF without GROUP BY "
-                    "(issue 'Streaming SQL beyond aggregation')",
-}
+NOT_YET: dict = {}
 
 
 def cases():
