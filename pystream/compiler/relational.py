@@ -802,6 +802,31 @@ def _window_aggregate(node: ops.WindowAggregate, ctx: Context) -> Frame:
     return Frame(grouped.orderBy(*order).select(*columns))
 
 
+def _match_recognize(node: ops.MatchRecognize, ctx: Context) -> Frame:
+    """MATCH_RECOGNIZE over a bounded table: each partition's rows, in time order, through
+    ``runtime.matching.Matcher`` (one Python pass per partition, ``applyInArrow``); the
+    matches are append-only, each at the arrival of its last row."""
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    from pystream.runtime.matching import Matcher
+
+    _not_on_unbounded(ctx, "MATCH_RECOGNIZE")
+    frame = translate(node.input, ctx)
+    if frame.updating:
+        raise UnsupportedFeatureError("MATCH_RECOGNIZE over an updating table")
+    output = st.StructType(
+        [st.StructField(f.name, f.data_type.spark_type(), True) for f in node.schema] +
+        ([st.StructField(SEQ, st.LongType(), False)] if ctx.changelog else []))
+    run = Matcher(node.pattern, dict(node.define), [a.expr for a in node.measures],
+                  node.partition_by, node.order_by[0].expr.name, node.after, node.within_ms,
+                  to_arrow_schema(output), SEQ if ctx.changelog else None)
+    df = frame.df.select(*[quoted(n) for n in node.input.schema.names],
+                         *[F.col(c) for c in frame.system_columns(ctx)],
+                         F.lit(0).alias("__all"))
+    keys = [quoted(k) for k in node.partition_by] or [F.col("__all")]
+    return Frame(df.groupBy(*keys).applyInArrow(lambda table: run(table), output))
+
+
 def _window_table(node: ops.WindowTable, ctx: Context) -> Frame:
     """Each row once per window it falls in, with window_start, window_end and window_time
     (windows aligned to the epoch, as Flink's). A row's copies keep its place in the input's
@@ -901,5 +926,6 @@ TRANSLATIONS: Dict[type, Callable[[ops.Rel, Context], Frame]] = {
     ops.Sort: _sort,
     ops.WindowAggregate: _window_aggregate,
     ops.WindowTable: _window_table,
+    ops.MatchRecognize: _match_recognize,
     ops.Over: _over,
 }

@@ -33,6 +33,7 @@ SHUFFLES = {
     ops.Distinct: ("aggregate", "hash(all fields)"),
     ops.Join: ("join", "hash(join keys)"),
     ops.TemporalJoin: ("temporal join", "hash(join keys)"),
+    ops.MatchRecognize: ("pattern match", "hash(partition keys)"),
     ops.SetOp: ("set operation", "hash(all fields)"),
     ops.Sort: ("sort", "range(sort keys)"),
     ops.Over: ("over window", "hash(partition keys)"),
@@ -132,7 +133,7 @@ def plan_query(rel: ops.Rel, settings: JobSettings, query: Optional[Any] = None)
     stages: List[dict] = []
     stage_of: Dict[int, dict] = {}
     for node in nodes:
-        python = calls_python(node) or (
+        python = calls_python(node) or isinstance(node, ops.MatchRecognize) or (
             not settings.batch and isinstance(node, ops.Over) and not is_window_ranking(node)
             and any(
             _ranks_updating(a.expr, node.input.schema) and not by_proctime(a.expr,

@@ -254,6 +254,35 @@ def window_table(rel: ops.Rel, window: ops.GroupWindow) -> ops.Rel:
                            window=window)
 
 
+def match_recognize(rel: ops.Rel, keys: Sequence[str], order: Sequence[ex.Ordering],
+                    pattern, define, measures: Sequence[ex.Expr], after: str,
+                    within_ms: Optional[int]) -> ops.Rel:
+    """``MATCH_RECOGNIZE`` (one row per match): the partition fields, then the measures."""
+    fields = [replace(rel.schema.field(k), time=None) for k in keys]
+    for m in measures:
+        fields.append(Field(m.names[0], type_of(_as_fields(m.expr), rel.schema).nullable()))
+    for variable, condition in define:
+        check_boolean(_as_fields(condition), rel.schema, "DEFINE %s" % variable)
+    return ops.MatchRecognize(
+        schema=Schema(tuple(fields)).check_unique(), input=rel, partition_by=tuple(keys),
+        order_by=tuple(order), pattern=tuple(pattern), define=tuple(define),
+        measures=tuple(measures), after=after, within_ms=within_ms)
+
+
+def _as_fields(expr: ex.Expr) -> ex.Expr:
+    """A pattern expression with its variable references read as the fields they read (for
+    its type)."""
+    if isinstance(expr, ex.Call) and expr.name in ("first", "last"):
+        return expr.args[1]
+    if isinstance(expr, ex.Call) and expr.name == "pattern_rows":
+        return _as_fields(expr.args[1])
+    if isinstance(expr, ex.Call):
+        return ex.Call(expr.name, tuple(_as_fields(a) for a in expr.args), expr.distinct)
+    if isinstance(expr, ex.Cast):
+        return ex.Cast(_as_fields(expr.expr), expr.to, expr.safe)
+    return expr
+
+
 def with_over(rel: ops.Rel, exprs: Sequence[ex.Expr],
               windows: Dict[str, ops.OverWindow]) -> Tuple[ops.Rel, List[ex.Expr]]:
     """An ``Over`` node computing each OVER aggregate of ``exprs``, and ``exprs`` reading them."""

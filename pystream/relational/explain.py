@@ -43,6 +43,13 @@ def describe(node: ops.Rel) -> str:
         return "%s(joinType=[%s], time=[%s], where=[%s])" % (
             "LookupJoin" if node.lookup else "TemporalJoin", node.kind.upper(),
             node.time_field, expression_string(node.condition))
+    if isinstance(node, ops.MatchRecognize):
+        pattern = " ".join("%s{%d,%s}%s" % (v, lo, "" if hi is None else hi,
+                                            "" if greedy else "?")
+                           for v, lo, hi, greedy in node.pattern)
+        return "Match(partitionBy=[%s], orderBy=[%s], pattern=[%s], after=[%s])" % (
+            ", ".join(node.partition_by), expression_string(node.order_by[0].expr),
+            pattern, node.after)
     if isinstance(node, ops.SetOp):
         return "%s(all=[%s])" % (node.kind.capitalize(), str(node.all).lower())
     if isinstance(node, ops.Sort):

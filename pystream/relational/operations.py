@@ -241,6 +241,30 @@ class WindowTable(Rel):
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)
+class MatchRecognize(Rel):
+    """``MATCH_RECOGNIZE``, one row per match: the partition fields, then the measures.
+
+    ``pattern`` holds (variable, min, max or None, greedy) per element; ``define`` each
+    variable's condition. In DEFINE and MEASURES, ``last(Symbol(v), Column(f), n)`` /
+    ``first(...)`` read field ``f`` of variable ``v``'s n-th row from the end / start
+    (``v`` is ``*`` for every row of the match) and an aggregate's argument is
+    ``pattern_rows(Symbol(v), expr)``: ``expr`` over each row of ``v``."""
+
+    input: Rel
+    partition_by: Tuple[str, ...]
+    order_by: Tuple[Ordering, ...]
+    pattern: Tuple[Tuple[str, int, Optional[int], bool], ...]
+    define: Tuple[Tuple[str, Expr], ...]
+    measures: Tuple[Expr, ...]
+    after: str = "TO NEXT ROW"
+    within_ms: Optional[int] = None
+
+    @property
+    def inputs(self):
+        return (self.input,)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
 class OverWindow:
     """``PARTITION BY`` / ``ORDER BY`` and a frame: ``preceding`` rows or milliseconds
     (None: unbounded), ``following`` likewise (0: current row)."""

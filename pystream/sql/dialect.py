@@ -76,6 +76,58 @@ class FlinkParser(Spark.Parser):
                                    allow_identifiers=allow_identifiers,
                                    with_collation=with_collation)
 
+    FUNCTIONS = {
+        **Spark.Parser.FUNCTIONS,
+        # MATCH_RECOGNIZE's navigation: FIRST(A.price [, n]) / LAST(A.price [, n])
+        "FIRST": lambda args: exp.Anonymous(this="FIRST", expressions=args),
+        "LAST": lambda args: exp.Anonymous(this="LAST", expressions=args),
+    }
+
+    def _parse_match_recognize(self) -> Optional[exp.MatchRecognize]:
+        """Flink's MATCH_RECOGNIZE clause: sqlglot's, with ``WITHIN INTERVAL ...`` after the
+        pattern (kept in ``within``)."""
+        if not self._match(TokenType.MATCH_RECOGNIZE):
+            return None
+        self._match_l_paren()
+        partition = self._parse_csv(self._parse_disjunction) \
+            if self._match(TokenType.PARTITION_BY) else None
+        order = self._parse_order()
+        measures = self._parse_csv(self._parse_match_recognize_measure) \
+            if self._match_text_seq("MEASURES") else None
+        rows = None
+        if self._match_text_seq("ONE", "ROW", "PER", "MATCH"):
+            rows = exp.var("ONE ROW PER MATCH")
+        elif self._match_text_seq("ALL", "ROWS", "PER", "MATCH"):
+            rows = exp.var("ALL ROWS PER MATCH")
+        after = None
+        if self._match_text_seq("AFTER", "MATCH", "SKIP"):
+            words = []
+            while self._curr and not self._curr.text.upper() == "PATTERN":
+                words.append(self._curr.text)
+                self._advance()
+            after = exp.var(" ".join(words))
+        pattern = None
+        if self._match_text_seq("PATTERN"):
+            self._match_l_paren()
+            depth, start, end = 1, self._curr, self._curr
+            while self._curr and depth:
+                depth += {TokenType.L_PAREN: 1, TokenType.R_PAREN: -1}.get(
+                    self._curr.token_type, 0)
+                end = self._prev if depth == 0 else self._curr
+                self._advance()
+            if depth:
+                self.raise_error("Expecting )", self._curr)
+            pattern = exp.var(self._find_sql(start, end))
+        within = self._parse_interval() if self._match_text_seq("WITHIN") else None
+        define = self._parse_csv(self._parse_name_as_expression) \
+            if self._match_text_seq("DEFINE") else None
+        self._match_r_paren()
+        node = exp.MatchRecognize(partition_by=partition, order=order, measures=measures,
+                                  rows=rows, after=after, pattern=pattern, define=define,
+                                  alias=self._parse_table_alias())
+        node.set("within", within)
+        return node
+
     def _parse_table(self, *args, **kwargs) -> Optional[exp.Expr]:
         if self._curr and self._curr.token_type == TokenType.TABLE \
                 and self._next and self._next.token_type == TokenType.L_PAREN:
@@ -190,6 +242,7 @@ class Flink(Spark):
             "MULTISET": TokenType.ARRAY,
             "ROW": TokenType.STRUCT,
             "EXPLAIN": TokenType.VAR,  # read token by token (pystream.sql.parse)
+            "MATCH_RECOGNIZE": TokenType.MATCH_RECOGNIZE,
         }
 
     Parser = FlinkParser

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import contextvars
 import datetime
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -26,7 +27,7 @@ from pystream.sql.parse import parse_expression
 from pystream.sql.types import data_type_from_sql
 from pystream.table import type_rules
 from pystream.table.types import DataTypes
-from pystream.util.exceptions import ValidationException
+from pystream.util.exceptions import SqlParserException, TableException, ValidationException
 
 __all__ = ["Scope", "query_to_rel", "expression_from_sql", "to_expr"]
 
@@ -257,6 +258,8 @@ def _select(t_env, node: exp.Select, ctes) -> ops.Rel:
             raise ValidationException("FOR SYSTEM_TIME AS OF belongs to the right-hand table "
                                       "of a JOIN (a temporal or lookup join).")
         scope = _from(t_env, from_.this, ctes)
+    if node.args.get("match") is not None:
+        scope = _match_recognize(scope, node.args["match"])
     for join in node.args.get("joins") or []:
         side = (join.side or join.kind or "").upper()
         if isinstance(join.this, LateralTable):
@@ -299,6 +302,155 @@ def _select(t_env, node: exp.Select, ctes) -> ops.Rel:
     if node.args.get("distinct") is not None:
         rel = build.distinct(rel)
     return _order_and_limit(rel, node, Scope.of(rel, None), scope)
+
+
+PATTERN_ELEMENT = re.compile(
+    r"\s*([A-Za-z_][A-Za-z_0-9]*)\s*(\*|\+|\?|\{\s*(\d*)\s*(,\s*(\d*))?\s*\})?(\?)?")
+AGGREGATE_NODES = {exp.Sum: "sum", exp.Avg: "avg", exp.Count: "count", exp.Min: "min",
+                   exp.Max: "max"}
+
+
+def _match_recognize(scope: Scope, node: exp.MatchRecognize) -> Scope:
+    """``FROM t MATCH_RECOGNIZE (...)``: one row per match of the pattern in each partition:
+    the partition fields, then the measures (``pystream.runtime.matching`` finds them)."""
+    rows = node.args.get("rows")
+    if rows is not None and rows.name.upper() != "ONE ROW PER MATCH":
+        raise UnsupportedFeatureError("MATCH_RECOGNIZE with %s (ONE ROW PER MATCH is built)"
+                                      % rows.name)
+    pattern = _pattern(node.args["pattern"].name if node.args.get("pattern") else "")
+    variables = {v for v, _, _, _ in pattern}
+    keys = [scope.resolve(p.table or None, p.name) for p in node.args.get("partition_by") or []]
+    order = [ex.Ordering(to_expr(o.this, scope), not o.args.get("desc"), None)
+             for o in (node.args["order"].expressions if node.args.get("order") else [])]
+    if not order or not (isinstance(order[0].expr, ex.Column) and order[0].ascending and (
+            scope.rel.schema.field(order[0].expr.name).time is not None)):
+        raise TableException("You must specify either rowtime or proctime for order by as "
+                             "the first one.")
+    defines = []
+    for d in node.args.get("define") or []:
+        if d.alias.upper() not in {v.upper() for v in variables}:
+            raise ValidationException("Unknown pattern variable '%s' in DEFINE." % d.alias)
+        defines.append((next(v for v in variables if v.upper() == d.alias.upper()),
+                        _pattern_expr(d.this, scope, variables)))
+    measures = []
+    for m in node.args.get("measures") or []:
+        item = m.this
+        if not isinstance(item, exp.Alias):
+            raise ValidationException("A MATCH_RECOGNIZE measure needs a name (AS ...).")
+        measures.append(ex.Alias(_pattern_expr(item.this, scope, variables), (item.alias,)))
+    within = node.args.get("within")
+    after = node.args.get("after")
+    rel = build.match_recognize(
+        scope.rel, keys, order, pattern, defines, measures,
+        after=after.name if after is not None else "TO NEXT ROW",
+        within_ms=int(_interval(within).value / datetime.timedelta(milliseconds=1))
+        if within is not None else None)
+    alias = node.args.get("alias")
+    return Scope.of(rel, alias.name if alias is not None and alias.name else None)
+
+
+def _pattern(text: str) -> Tuple[Tuple[str, int, Optional[int], bool], ...]:
+    """``A B+ C{1,3}? D*`` as (variable, min, max or None, greedy) per element."""
+    elements, position = [], 0
+    text = text.strip()
+    if not text:
+        raise SqlParserException("MATCH_RECOGNIZE needs a PATTERN.")
+    if any(c in text for c in "()|^$"):
+        raise UnsupportedFeatureError("groups, alternatives and anchors in a MATCH_RECOGNIZE "
+                                      "PATTERN (%s): sequences of variables are built" % text)
+    while position < len(text):
+        found = PATTERN_ELEMENT.match(text, position)
+        if found is None or found.end() == position:
+            raise SqlParserException(
+                "The pattern (%s) does not parse at '%s': a pattern is variables with "
+                "quantifiers (*, +, ?, {n}, {n,}, {n,m}, reluctant with a trailing ?)"
+                % (text, text[position:position + 10]))
+        name, quantifier, low, comma, high, reluctant = found.groups()
+        least, most = 1, 1
+        if quantifier == "*":
+            least, most = 0, None
+        elif quantifier == "+":
+            least, most = 1, None
+        elif quantifier == "?":
+            least, most = 0, 1
+        elif quantifier:
+            least = int(low or 0)
+            most = (int(high) if high else None) if comma else least
+        elements.append((name, least, most, not reluctant))
+        position = found.end()
+        while position < len(text) and text[position].isspace():
+            position += 1
+    return tuple(elements)
+
+
+def _pattern_expr(node: exp.Expression, scope: Scope, variables) -> ex.Expr:
+    """A DEFINE or MEASURES expression: ``A.price`` (A's last row), ``FIRST/LAST(A.price,
+    n)``, aggregates over a variable's rows, over the input's fields. Each variable
+    reference becomes a column of a scope of its own (so types resolve as usual), then the
+    call ``pystream.runtime.matching`` evaluates."""
+    by_upper = {v.upper(): v for v in variables}
+    fields: Dict[str, Tuple[str, str, str, int]] = {}  # synthetic name -> reference
+
+    def reference(column: exp.Column, kind: str, offset: int = 0) -> exp.Column:
+        qualifier = column.table or ""
+        variable = by_upper.get(qualifier.upper(), "*" if not qualifier else None)
+        if variable is None:
+            raise ValidationException("Unknown pattern variable '%s'." % qualifier)
+        field = scope.resolve(None, column.name)
+        name = "$mr%d" % len(fields)
+        fields[name] = (kind, variable, field, offset)
+        return exp.column(name, quoted=True)
+
+    def rewrite(n: exp.Expression, inside: Optional[str] = None) -> exp.Expression:
+        if isinstance(n, exp.Anonymous) and n.name.upper() in ("PREV", "NEXT"):
+            raise TableException("Flink does not support physical offsets within partition.")
+        if isinstance(n, exp.Anonymous) and n.name.upper() in ("FIRST", "LAST"):
+            args = n.expressions
+            if not args or not isinstance(args[0], exp.Column):
+                raise ValidationException("%s takes a pattern variable's field." % n.name)
+            offset = int(args[1].name) if len(args) > 1 else 0
+            return reference(args[0], n.name.lower(), offset)
+        if type(n) in AGGREGATE_NODES:
+            return n.transform(lambda c: reference(c, "row") if isinstance(c, exp.Column)
+                               and not isinstance(c.this, exp.Star) else c, copy=True)
+        if isinstance(n, exp.Column):
+            return reference(n, "last")
+        return n
+
+    rewritten = node.copy().transform(rewrite)
+    references = Schema(tuple(replace(scope.rel.schema.field(field), name=name)
+                              for name, (_, _, field, _) in fields.items()))
+    synthetic = Scope(ops.Values(schema=references, rows=()),
+                      [(None, name, name) for name in fields])
+    return _pattern_calls(to_expr(rewritten, synthetic), fields)
+
+
+def _pattern_calls(expr: ex.Expr, fields) -> ex.Expr:
+    """The synthetic columns of ``_pattern_expr`` as the calls the matcher evaluates."""
+    if isinstance(expr, ex.Column) and expr.name in fields:
+        kind, variable, field, offset = fields[expr.name]
+        if kind == "row":
+            return ex.Column(field)
+        return ex.Call(kind, (ex.Symbol(variable), ex.Column(field),
+                              ex.Literal(offset, DataTypes.INT().not_null())))
+    if isinstance(expr, ex.Call) and expr.name in ("sum", "avg", "count", "min", "max"):
+        found = {fields[c.name][1] for a in expr.args for c in ex.walk(a)
+                 if isinstance(c, ex.Column) and c.name in fields}
+        if len(found) > 1:
+            raise ValidationException("An aggregate in MATCH_RECOGNIZE reads one pattern "
+                                      "variable, not %s." % ", ".join(sorted(found)))
+        variable = found.pop() if found else "*"
+        return ex.Call(expr.name, tuple(
+            ex.Call("pattern_rows", (ex.Symbol(variable), _pattern_calls(a, fields)))
+            for a in expr.args), expr.distinct)
+    if isinstance(expr, ex.Call):
+        return ex.Call(expr.name, tuple(_pattern_calls(a, fields) for a in expr.args),
+                       expr.distinct)
+    if isinstance(expr, ex.Alias):
+        return ex.Alias(_pattern_calls(expr.expr, fields), expr.names)
+    if isinstance(expr, ex.Cast):
+        return ex.Cast(_pattern_calls(expr.expr, fields), expr.to, expr.safe)
+    return expr
 
 
 def _scalar_subqueries(t_env, node: exp.Select, rel: ops.Rel, scope: Scope, ctes):
