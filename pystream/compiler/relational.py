@@ -568,14 +568,16 @@ def _join(node: ops.Join, ctx: Context) -> Frame:
         return _time_bounded_join(node, ctx)
     left = translate(node.left, ctx)
     right = translate(node.right, ctx)
-    if ctx.unbounded and ((left.df.isStreaming and right.df.isStreaming)
-                          or node.kind != "inner" or left.updating or right.updating):
-        _not_on_unbounded(ctx, "a %s join of two streams or of an updating table (regular "
-                               "joins of unbounded inputs)" % node.kind)
+    if ctx.unbounded and (node.kind != "inner" or left.updating or right.updating):
+        _not_on_unbounded(ctx, "a %s join of an updating table or an outer join (regular "
+                               "joins of unbounded inputs other than inner joins of "
+                               "append-only tables)" % node.kind)
     if ctx.changelog and (left.updating or right.updating or node.kind not in ("inner", "semi",
                                                                               "anti")):
-        raise UnsupportedFeatureError(
-            "a %s join of updating tables or an outer join in STREAMING mode" % node.kind)
+        if node.kind in ("semi", "anti"):
+            raise UnsupportedFeatureError("a %s join of updating tables in STREAMING mode"
+                                          % node.kind)
+        return _changelog_join(node, left, right)
     both = ops.Join(schema=_join_schema(node), left=node.left, right=node.right, kind=node.kind)
     condition = F.lit(True) if node.condition is None else to_column(node.condition, both.schema)
     right_df = right.df.drop(SEQ) if ctx.changelog else right.df
@@ -584,6 +586,58 @@ def _join(node: ops.Join, ctx: Context) -> Frame:
     if ctx.changelog:
         columns.append(F.col(SEQ))
     return Frame(df.select(*columns))
+
+
+def _changelog_join(node: ops.Join, left: Frame, right: Frame) -> Frame:
+    """A regular join in STREAMING mode whose result updates (an outer join, or a join of
+    updating tables): both inputs' changes, tagged by side, grouped by the join keys and
+    replayed per key (``runtime.joining.JoinChangelog``), Flink's changelog."""
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    from pystream.runtime.joining import JoinChangelog
+
+    names = _join_schema(node).names
+    width = len(node.left.schema)
+    keys, others = [], []
+    for term in conjuncts(node.condition) if node.condition is not None else []:
+        sides = [names.index(a.name) < width if isinstance(a, ex.Column) else None
+                 for a in getattr(term, "args", ())]
+        if isinstance(term, ex.Call) and term.name == "equals" and sorted(
+                s for s in sides if s is not None) == [False, True] and None not in sides:
+            keys.append(term.args if sides[0] else term.args[::-1])
+        else:
+            others.append(term)
+    if others:
+        raise UnsupportedFeatureError(
+            "a %s join in STREAMING mode whose condition is more than equalities of the two "
+            "sides' fields (%s)" % (node.kind, ", ".join(str(o) for o in others)[:80]))
+
+    def struct_type(schema: Schema) -> st.StructType:
+        return st.StructType([st.StructField(f.name, f.data_type.spark_type(), True)
+                              for f in schema])
+
+    def tagged(frame: Frame, side: int, schema: Schema, other: Schema) -> DataFrame:
+        own = F.struct(*[quoted(n) for n in schema.names])
+        empty = F.lit(None).cast(struct_type(other))
+        op = [F.col(OP), F.col(SUB)] if frame.updating else [F.lit(INSERT).alias(OP),
+                                                             F.lit(0).alias(SUB)]
+        return frame.df.select(
+            *[quoted(pair[side].name).alias("__k%d" % i) for i, pair in enumerate(keys)],
+            (own if side == 0 else empty).alias("__l"),
+            (empty if side == 0 else own).alias("__r"), F.col(SEQ), *op,
+            F.lit(side).alias("__side"))
+
+    both = tagged(left, 0, node.left.schema, node.right.schema).unionByName(
+        tagged(right, 1, node.right.schema, node.left.schema))
+    output = st.StructType(
+        [st.StructField(f.name, f.data_type.spark_type(), True) for f in node.schema] +
+        [st.StructField(SEQ, st.LongType(), False), st.StructField(OP, st.IntegerType(), False),
+         st.StructField(SUB, st.IntegerType(), False)])
+    run = JoinChangelog(node.kind, node.left.schema.names, node.right.schema.names,
+                        to_arrow_schema(output))
+    group = [F.col("__k%d" % i) for i in range(len(keys))] or [F.lit(0)]
+    return Frame(both.groupBy(*group).applyInArrow(lambda table: run(table), output),
+                 updating=True)
 
 
 def _time_bounded_join(node: ops.Join, ctx: Context) -> Frame:

@@ -123,10 +123,18 @@ def test_a_limited_unbounded_table_gives_its_first_rows_and_stops(t_env, capsys)
     ("SELECT DISTINCT user_id FROM clicks", "DISTINCT"),
     ("SELECT user_id, COUNT(*) OVER (PARTITION BY user_id ORDER BY ts) FROM clicks",
      "OVER window"),
+    ("SELECT * FROM clicks a LEFT JOIN clicks b ON a.user_id = b.user_id", "outer join"),
 ])
 def test_what_does_not_run_on_unbounded_tables_is_named(t_env, query, construct):
     with pytest.raises(UnsupportedFeatureError, match=construct):
         t_env.execute_sql(query)
+    assert _no_query_left()
+
+
+def test_an_inner_join_of_two_unbounded_tables_emits_each_match(t_env):
+    rows = _take(t_env.execute_sql("""SELECT a.user_id, b.url FROM clicks a
+        JOIN clicks b ON a.user_id = b.user_id"""), 5)
+    assert len(rows) == 5 and {str(r.get_row_kind()) for r in rows} == {"+I"}
     assert _no_query_left()
 
 

@@ -1,0 +1,89 @@
+"""A regular join in STREAMING mode over bounded tables: Flink's changelog of an equi-join.
+
+``groupBy(join keys).applyInArrow(JoinChangelog(...))``: one key's changes of both inputs,
+replayed in arrival order (``__seq``, then ``__sub``), as Flink's streaming join operator
+keeps both sides' rows of a key in state:
+
+* a row added on one side (+I/+U) joins every row of the other side, each result with the
+  row's kind; without any, an outer side emits the row padded with NULLs (+I);
+* the other side of an outer join had its rows padded with NULLs while they had no match:
+  their first match retracts that row (-D) before the joined row;
+* a row taken away (-U/-D) takes its joined rows away with its kind, and an outer side's
+  rows left without any match are padded with NULLs again (+I).
+"""
+from __future__ import annotations
+
+from typing import List, Optional, Sequence
+
+INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE = 0, 1, 2, 3
+LEFT, RIGHT = 0, 1
+
+
+class JoinChangelog:
+    """The join's changelog for one key (see the module's docstring); ``kind`` is inner,
+    left, right or full; ``schema`` the Arrow schema of the output (the left fields, the
+    right fields, ``__seq``, ``__op``, ``__sub``)."""
+
+    def __init__(self, kind: str, left_fields: Sequence[str], right_fields: Sequence[str],
+                 schema):
+        self.outer = {LEFT: kind in ("left", "full"), RIGHT: kind in ("right", "full")}
+        self.fields = {LEFT: list(left_fields), RIGHT: list(right_fields)}
+        self.schema = schema
+
+    def __call__(self, table):
+        import pyarrow as pa
+
+        rows = table.to_pylist()
+        rows.sort(key=lambda r: (r["__seq"], r["__sub"], r["__side"]))
+        state: dict = {LEFT: [], RIGHT: []}
+        out: List[tuple] = []
+        for r in rows:
+            side = r["__side"]
+            record = r["__l"] if side == LEFT else r["__r"]
+            values = tuple(record[f] for f in self.fields[side])
+            changes = self._add(side, values, r["__op"], state) if r["__op"] in (
+                INSERT, UPDATE_AFTER) else self._take(side, values, r["__op"], state)
+            for sub, (kind, left, right) in enumerate(changes):
+                out.append(self._padded(left, LEFT) + self._padded(right, RIGHT)
+                           + (r["__seq"], kind, r["__sub"] * 1000 + sub))
+        return pa.Table.from_pylist([dict(zip(self.schema.names, v)) for v in out],
+                                    schema=self.schema)
+
+    def _add(self, side: int, values: tuple, kind: int, state) -> list:
+        other = 1 - side
+        others = state[other]
+        changes = []
+        if not others:
+            if self.outer[side]:
+                changes.append((INSERT, *self._pair(side, values, None)))
+        else:
+            first_match = not state[side]
+            for row in others:
+                if self.outer[other] and first_match:
+                    changes.append((DELETE, *self._pair(other, row, None)))
+                changes.append((kind, *self._pair(side, values, row)))
+        state[side].append(values)
+        return changes
+
+    def _take(self, side: int, values: tuple, kind: int, state) -> list:
+        other = 1 - side
+        if values not in state[side]:
+            return []  # a retraction of a row never seen (Flink ignores it too)
+        state[side].remove(values)
+        others = state[other]
+        if not others:
+            return [(kind, *self._pair(side, values, None))] if self.outer[side] else []
+        changes = []
+        for row in others:
+            changes.append((kind, *self._pair(side, values, row)))
+            if self.outer[other] and not state[side]:
+                changes.append((INSERT, *self._pair(other, row, None)))
+        return changes
+
+    @staticmethod
+    def _pair(side: int, values: Optional[tuple], row: Optional[tuple]) -> tuple:
+        """(left values, right values) of a row of ``side`` and one of the other side."""
+        return (values, row) if side == LEFT else (row, values)
+
+    def _padded(self, values: Optional[tuple], side: int) -> tuple:
+        return values if values is not None else (None,) * len(self.fields[side])
