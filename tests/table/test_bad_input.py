@@ -68,11 +68,15 @@ def test_a_value_that_does_not_fit_its_type(t_env):
     still_usable(t_env)
 
 
-def test_an_outer_join_in_streaming_mode_names_the_construct(streaming_t_env):
+def test_an_outer_join_beyond_equalities_in_streaming_mode_names_the_construct(
+        streaming_t_env):
     left = streaming_t_env.from_elements([(1, "a")], ["k", "v"])
     right = streaming_t_env.from_elements([(1, "b")], ["k2", "w"])
-    joined = left.left_outer_join(right, col("k") == col("k2"))
-    with pytest.raises(UnsupportedFeatureError, match="outer join"):
+    with left.left_outer_join(right, col("k") == col("k2")).execute().collect() as rows:
+        assert [(str(r.get_row_kind()),) + tuple(r) for r in rows] == [
+            ("+I", 1, "a", None, None), ("-D", 1, "a", None, None), ("+I", 1, "a", 1, "b")]
+    joined = left.left_outer_join(right, col("k") > col("k2"))
+    with pytest.raises(UnsupportedFeatureError, match="more than equalities"):
         joined.execute()
     still_usable(streaming_t_env)
 
