@@ -148,9 +148,12 @@ def _with_watermark(df: DataFrame, column: str, expr: ex.Expr) -> DataFrame:
     return df.withWatermark(column, "%d milliseconds" % delay)
 
 
-def _watermarked(df: DataFrame, column: str) -> bool:
+def _watermark_delay(df: DataFrame, column: str) -> Optional[int]:
+    """The delay of Spark's watermark on ``column`` (milliseconds), None without one."""
     field = next((f for f in df.schema.fields if f.name == column), None)
-    return field is not None and "spark.watermarkDelayMs" in (field.metadata or {})
+    if field is None or "spark.watermarkDelayMs" not in (field.metadata or {}):
+        return None
+    return int(field.metadata["spark.watermarkDelayMs"])
 
 
 def _not_on_unbounded(ctx: Context, what: str) -> None:
@@ -197,8 +200,8 @@ def _values_node(stream):
 def _project(node: ops.Project, ctx: Context, frame: Optional[Frame] = None) -> Frame:
     """The projection of ``node`` (over ``frame``, if given: its input's rows). Over a Top-N
     filter, the rank number is computed only if the projection keeps it, as in Flink."""
-    ranks = isinstance(node.input, ops.Filter) and _rank_filter(node.input)
-    if frame is None and ctx.changelog and ranks:
+    ranks = isinstance(node.input, ops.Filter) and _streaming_ranks(node.input, ctx)
+    if frame is None and ranks:
         kept = any(isinstance(e, ex.Column) and e.name == ranks[2]
                    for expr in node.exprs for e in ex.walk(expr))
         frame = _filtered_ranks(node.input, ctx, with_rank=kept)
@@ -233,13 +236,22 @@ def _correlate(node: ops.Correlate, ctx: Context) -> Frame:
 
 
 def _filter(node: ops.Filter, ctx: Context) -> Frame:
-    if ctx.changelog and _rank_filter(node) is not None:
+    if _streaming_ranks(node, ctx):
         return _filtered_ranks(node, ctx, with_rank=True)
     frame = translate(node.input, ctx)
     condition = node.condition
     if isinstance(condition, ex.SubQuery):
         return _semi_join(frame, node.input.schema, condition, ctx)
     return replace(frame, df=frame.df.where(to_column(condition, node.input.schema)))
+
+
+def _streaming_ranks(node: ops.Filter, ctx: Context) -> Optional[Tuple[ops.Over, int, str]]:
+    """The rank filter (``_rank_filter``) STREAMING mode computes itself: any over bounded
+    tables, window Top-N over unbounded ones."""
+    ranks = _rank_filter(node)
+    if ranks is not None and (ctx.changelog or (ctx.unbounded and is_window_ranking(ranks[0]))):
+        return ranks
+    return None
 
 
 def _rank_filter(node: ops.Filter) -> Optional[Tuple[ops.Over, int, str]]:
@@ -333,7 +345,6 @@ def _top_n(over: ops.Over, n: int, ctx: Context, with_rank: bool) -> Frame:
 def _window_ranked(over: ops.Over, n: int, ctx: Context) -> Frame:
     """Window Top-N and window deduplication in STREAMING mode: each window's best ``n``
     rows once, as the watermark passes the window's end (append-only)."""
-    _not_on_unbounded(ctx, "window Top-N or window deduplication")
     frame = translate(over.input, ctx)
     if frame.updating:
         raise UnsupportedFeatureError("window Top-N of an updating table")
@@ -341,11 +352,42 @@ def _window_ranked(over: ops.Over, n: int, ctx: Context) -> Frame:
     schema = over.input.schema
     end = next(p.name for p in window.partition_by if isinstance(p, ex.Column)
                and (window_of(over.input, p.name) or (None, ""))[1] == "window_end")
+    if ctx.unbounded:
+        return _window_ranked_stream(over, n, frame, end)
     df = frame.df.withColumn(over.schema.names[-1], F.row_number().over(
         _ranking_spec(window, schema)).cast("bigint"))
     rank = F.col(over.schema.names[-1])
     return Frame(df.where(rank <= n).select(*[quoted(c) for c in over.schema.names],
                                             _by_window_end(quoted(end), rank).alias(SEQ)))
+
+
+def _window_ranked_stream(over: ops.Over, n: int, frame: Frame, end: str) -> Frame:
+    """Window Top-N over an unbounded table: Spark's streaming aggregation per window and
+    partition (emitted once the watermark passes window_end) collects the rows, sorts them
+    by the ORDER BY and keeps the first ``n``, numbered."""
+    window: ops.OverWindow = _unaliased(over.aggregates[0].expr).window
+    schema = over.input.schema
+    names = list(schema.names)
+    orders = [(to_column(o.expr, schema), o.ascending) for o in window.order_by]
+    entry = F.struct(*[c.alias("__o%d" % i) for i, (c, _) in enumerate(orders)],
+                     F.struct(*[quoted(c) for c in names]).alias("__row"))
+
+    def before(a: Column, b: Column) -> Column:  # the comparator of the ORDER BY
+        result = F.lit(0)
+        for i, (_, ascending) in reversed(list(enumerate(orders))):
+            x, y = a["__o%d" % i], b["__o%d" % i]
+            first, second = (x, y) if ascending else (y, x)
+            result = F.when(first < second, -1).when(first > second, 1).otherwise(result)
+        return result
+
+    keys = [to_column(p, schema) for p in window.partition_by]
+    grouped = frame.df.groupBy(*keys).agg(F.collect_list(entry).alias("__rows"))
+    best = F.slice(F.array_sort("__rows", before), 1, n)
+    ranked = grouped.select(F.posexplode(best).alias("__pos", "__e"))
+    types = {f.name: f.data_type.spark_type() for f in schema}
+    return Frame(ranked.select(
+        *[F.col("__e.__row")[c].cast(types[c]).alias(c) for c in names],
+        (F.col("__pos") + 1).cast("bigint").alias(over.schema.names[-1])))
 
 
 def _by_window_end(end: Column, within: Optional[Column] = None) -> Column:
@@ -643,10 +685,9 @@ def _changelog_join(node: ops.Join, left: Frame, right: Frame) -> Frame:
 def _time_bounded_join(node: ops.Join, ctx: Context) -> Frame:
     """Interval and window joins (inner and outer): each match, and each row left without
     one, emitted once (append-only), as Flink's watermark-bounded joins do. Over unbounded
-    inputs, Spark's stream-stream join, whose state the watermarks drop."""
+    inputs, Spark's stream-stream join, whose state the watermarks drop (window joins: by
+    window_end, marked as an event time by ``_window_table``)."""
     window = is_window_join(node)
-    if ctx.unbounded and window:
-        _not_on_unbounded(ctx, "a window join")
     left = translate(node.left, ctx)
     right = translate(node.right, ctx)
     if left.updating or right.updating:
@@ -661,7 +702,8 @@ def _time_bounded_join(node: ops.Join, ctx: Context) -> Frame:
         left_df = left_df.withColumnRenamed(SEQ, "__left_seq")
         right_df = right_df.withColumnRenamed(SEQ, "__right_seq")
     df = left_df.join(right_df, condition, JOIN_KINDS[node.kind])
-    columns = [quoted(n) for n in node.schema.names]
+    columns = [quoted(f.name).cast(f.data_type.spark_type()).alias(f.name)
+               for f in node.schema]  # window_end marked as Spark's event time, back
     if ctx.changelog:  # a match comes with the later of its two rows
         arrival = F.coalesce(F.greatest("__left_seq", "__right_seq"), F.col("__left_seq"),
                              F.col("__right_seq"))
@@ -674,13 +716,14 @@ def _time_bounded_join(node: ops.Join, ctx: Context) -> Frame:
 
 
 COMPARE = {"less_than": Column.__lt__, "less_than_or_equal": Column.__le__,
-           "greater_than": Column.__gt__, "greater_than_or_equal": Column.__ge__}
+           "greater_than": Column.__gt__, "greater_than_or_equal": Column.__ge__,
+           "equals": Column.__eq__}
 
 
 def _time_bound(term: ex.Expr) -> Optional[Column]:
-    """A comparison of time columns shifted by interval literals as the plain Spark
-    comparison whose bounds Spark's stream-stream join reads to drop state (None for any
-    other term)."""
+    """A comparison of columns (time columns maybe shifted by interval literals) as the
+    plain Spark comparison whose keys and bounds Spark's stream-stream join reads to drop
+    state (None for any other term)."""
     if isinstance(term, ex.Call) and term.name == "between":
         low = _time_bound(ex.Call("greater_than_or_equal", term.args[:2]))
         high = _time_bound(ex.Call("less_than_or_equal", (term.args[0], term.args[2])))
@@ -827,7 +870,7 @@ def _window_aggregate(node: ops.WindowAggregate, ctx: Context) -> Frame:
     key_fields = node.schema.fields[:len(node.keys)]
     keys = [to_column(k, schema).alias(f.name) for k, f in zip(node.keys, key_fields)]
     aggs = _aggregate_columns(node.aggregates, schema)
-    if ctx.unbounded and not _watermarked(frame.df, w.time_field):
+    if ctx.unbounded and _watermark_delay(frame.df, w.time_field) is None:
         # a rowtime without a watermark Spark knows (a DataStream's): no delay
         frame = replace(frame, df=_with_watermark(frame.df, w.time_field,
                                                   ex.Column(w.time_field)))
@@ -905,8 +948,15 @@ def _window_table(node: ops.WindowTable, ctx: Context) -> Frame:
                   F.col("__w.end") - F.expr("INTERVAL 1 MILLISECOND")]
     columns = [quoted(n) for n in node.input.schema.names] + [
         p.cast(f.data_type.spark_type()).alias(f.name) for p, f in zip(properties, fields)]
-    return Frame(df.select(*columns, *[F.col(c) for c in frame.system_columns(ctx)]),
-                 frame.updating)
+    df = df.select(*columns, *[F.col(c) for c in frame.system_columns(ctx)])
+    delay = _watermark_delay(frame.df, w.time_field)
+    if ctx.unbounded and delay is not None:
+        # window_end marked as an event time of the input's watermark (as Spark marks the
+        # window of F.window): a streaming aggregate or join on it drops a window's state,
+        # and emits it, once the watermark passes its end, as Flink fires windows
+        df = df.withColumn("window_end", F.col("window_end").cast("timestamp").alias(
+            "window_end", metadata={"spark.watermarkDelayMs": delay}))
+    return Frame(df, frame.updating)
 
 
 def _cumulate(frame: Frame, ts: Column, size: int, step: int):

@@ -6,9 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
-from pystream.errors import UnsupportedFeatureError
 from tests.connectors.test_kafka_tables import _env, _take
 from tests.oracle.runner import recorded_changes
 
@@ -74,16 +71,55 @@ def test_the_plan_names_an_interval_join_and_spark_drops_its_state_by_watermark(
         in plan
 
 
-@pytest.mark.parametrize("query, construct", [
-    ("""SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end
-        ORDER BY id DESC) AS rn FROM TABLE(TUMBLE(TABLE orders, DESCRIPTOR(ts),
-        INTERVAL '1' HOUR))) WHERE rn <= 2""", "window Top-N"),
-    ("""SELECT * FROM (SELECT * FROM TABLE(TUMBLE(TABLE orders, DESCRIPTOR(ts),
-        INTERVAL '1' HOUR))) L JOIN (SELECT * FROM TABLE(TUMBLE(TABLE shipments,
-        DESCRIPTOR(ship_ts), INTERVAL '1' HOUR))) R ON L.id = R.order_id
-        AND L.window_start = R.window_start AND L.window_end = R.window_end""", "window join"),
-])
-def test_window_top_n_and_window_joins_of_unbounded_tables_are_named(tmp_path, query,
-                                                                      construct):
-    with pytest.raises(UnsupportedFeatureError, match=construct):
-        _monitored(tmp_path).execute_sql(query)
+BIDS = ["2024-04-15 08:05:00,A,4.0,s1", "2024-04-15 08:07:00,B,2.0,s2",
+        "2024-04-15 08:09:00,C,5.0,s1", "2024-04-15 08:11:00,D,3.0,s3",
+        "2024-04-15 08:13:00,E,1.0,s2", "2024-04-15 08:17:00,F,6.0,s3",
+        "2024-04-15 08:19:00,G,7.0,s3", "2024-04-15 08:21:00,H,2.5,s1"]
+
+
+def test_window_top_n_of_an_unbounded_table_emits_each_window_once_it_closes(tmp_path):
+    (tmp_path / "part-0.csv").write_text("\n".join(BIDS) + "\n")
+    t_env = _env()
+    t_env.execute_sql("""CREATE TABLE bids (bidtime TIMESTAMP(3), item STRING, price DOUBLE,
+        supplier STRING, WATERMARK FOR bidtime AS bidtime - INTERVAL '1' SECOND)
+        WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv',
+        'source.monitor-interval' = '1 s')""" % tmp_path)
+    result = t_env.execute_sql("""SELECT * FROM (
+        SELECT window_start, window_end, item, price, ROW_NUMBER() OVER (
+            PARTITION BY window_start, window_end ORDER BY price DESC) AS rownum
+        FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(bidtime), INTERVAL '10' MINUTES)))
+        WHERE rownum <= 2""")
+    (tmp_path / "part-1.csv").write_text("2024-04-15 09:00:00,Z,1.0,s9\n")  # the watermark
+    program = PROGRAM.parent / "window_top_n.py"
+    expected = sorted(tuple(c[:19] if c.startswith("2024") else c for c in r)
+                      for r in recorded_changes(program)[0])
+    assert _printed(_take(result, 5)) == expected
+
+
+def test_a_window_join_of_unbounded_tables_emits_each_window_once_it_closes(tmp_path):
+    t_env = _env()
+    for name, lines in (("lefts", ["2020-04-15 12:02:00,1,L1", "2020-04-15 12:06:00,2,L2",
+                                   "2020-04-15 12:03:00,3,L3"]),
+                        ("rights", ["2020-04-15 12:01:00,2,R2", "2020-04-15 12:04:00,3,R3",
+                                    "2020-04-15 12:05:00,4,R4"])):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "part-0.csv").write_text("\n".join(lines) + "\n")
+        t_env.execute_sql("""CREATE TABLE %s (row_time TIMESTAMP(3), num INT, id STRING,
+            WATERMARK FOR row_time AS row_time - INTERVAL '1' SECOND) WITH (
+            'connector' = 'filesystem', 'path' = '%s', 'format' = 'csv',
+            'source.monitor-interval' = '1 s')""" % (name, tmp_path / name))
+    result = t_env.execute_sql("""SELECT L.num AS L_num, L.id AS L_id, R.num AS R_num,
+        R.id AS R_id, COALESCE(L.window_start, R.window_start) AS window_start,
+        COALESCE(L.window_end, R.window_end) AS window_end
+        FROM (SELECT * FROM TABLE(TUMBLE(TABLE lefts, DESCRIPTOR(row_time),
+                                         INTERVAL '5' MINUTES))) L
+        FULL JOIN (SELECT * FROM TABLE(TUMBLE(TABLE rights, DESCRIPTOR(row_time),
+                                              INTERVAL '5' MINUTES))) R
+        ON L.num = R.num AND L.window_start = R.window_start
+        AND L.window_end = R.window_end""")
+    for name, num in (("lefts", 98), ("rights", 99)):  # later rows move the watermarks on
+        (tmp_path / name / "part-1.csv").write_text("2020-04-15 13:00:00,%d,x\n" % num)
+    program = PROGRAM.parent / "window_join.py"
+    expected = sorted(tuple(c[:19] if c.startswith("20") else c for c in r)
+                      for r in recorded_changes(program)[1])
+    assert _printed(_take(result, 5)) == expected
