@@ -246,12 +246,8 @@ def _filter(node: ops.Filter, ctx: Context) -> Frame:
 
 
 def _streaming_ranks(node: ops.Filter, ctx: Context) -> Optional[Tuple[ops.Over, int, str]]:
-    """The rank filter (``_rank_filter``) STREAMING mode computes itself: any over bounded
-    tables, window Top-N over unbounded ones."""
-    ranks = _rank_filter(node)
-    if ranks is not None and (ctx.changelog or (ctx.unbounded and is_window_ranking(ranks[0]))):
-        return ranks
-    return None
+    """The rank filter (``_rank_filter``) of a STREAMING job: Top-N or deduplication."""
+    return _rank_filter(node) if ctx.changelog or ctx.unbounded else None
 
 
 def _rank_filter(node: ops.Filter) -> Optional[Tuple[ops.Over, int, str]]:
@@ -300,7 +296,7 @@ def _ranked(over: ops.Over, n: int, ctx: Context, with_rank: bool) -> Frame:
     window: ops.OverWindow = _unaliased(over.aggregates[0].expr).window
     schema = over.input.schema
     if n == 1 and by_proctime(over.aggregates[0].expr, schema):
-        return _deduplicated(over, ctx)
+        return _deduplicated_stream(over, ctx) if ctx.unbounded else _deduplicated(over, ctx)
     times = [schema.field(o.expr.name).time for o in window.order_by
              if isinstance(o.expr, ex.Column)]
     if "rowtime" in times:
@@ -320,6 +316,8 @@ def _top_n(over: ops.Over, n: int, ctx: Context, with_rank: bool) -> Frame:
     frame = translate(over.input, ctx)
     if frame.updating:
         raise UnsupportedFeatureError("Top-N of an updating table in STREAMING mode")
+    if ctx.unbounded:
+        return _top_n_stream(over, n, frame, ctx, with_rank)
     window: ops.OverWindow = _unaliased(over.aggregates[0].expr).window
     schema = over.input.schema
     names = list(schema.names)
@@ -396,6 +394,57 @@ def _by_window_end(end: Column, within: Optional[Column] = None) -> Column:
     default their input order)."""
     within = F.col(SEQ) % 1_000_000 if within is None else within
     return F.unix_millis(end.cast("timestamp")) * 1_000_000 + within
+
+
+def _top_n_stream(over: ops.Over, n: int, frame: Frame, ctx: Context,
+                  with_rank: bool) -> Frame:
+    """Top-N over an unbounded table: each partition's buffer of its best ``n`` in Spark's
+    state store (``runtime.ranking.TopNChangelog``), the same changes as over a bounded
+    one."""
+    from pystream.runtime.ranking import TopNChangelog
+
+    window: ops.OverWindow = _unaliased(over.aggregates[0].expr).window
+    schema = over.input.schema
+    orders = ["__o%d" % i for i in range(len(window.order_by))]
+    processor = TopNChangelog(n, with_rank, list(schema.names), orders,
+                              [o.ascending for o in window.order_by])
+    return _keyed_ranking(over, frame, ctx, processor, [
+        to_column(o.expr, schema).alias(name) for o, name in zip(window.order_by, orders)])
+
+
+def _deduplicated_stream(over: ops.Over, ctx: Context) -> Frame:
+    """Deduplication on a processing-time attribute over an unbounded table: the kept row
+    per key in Spark's state store (``runtime.ranking.Deduplicate``)."""
+    from pystream.runtime.ranking import Deduplicate
+
+    window: ops.OverWindow = _unaliased(over.aggregates[0].expr).window
+    frame = translate(over.input, ctx)
+    if frame.updating:
+        raise UnsupportedFeatureError("deduplication of an updating table in STREAMING mode")
+    processor = Deduplicate(list(over.input.schema.names),
+                            keep_last=not window.order_by[0].ascending)
+    return _keyed_ranking(over, frame, ctx, processor, [])
+
+
+def _keyed_ranking(over: ops.Over, frame: Frame, ctx: Context, processor, extra) -> Frame:
+    """``groupBy(partition keys).transformWithState(processor)`` over the input's fields
+    (and ``extra`` columns): the fields, the rank, the row kind."""
+    window: ops.OverWindow = _unaliased(over.aggregates[0].expr).window
+    schema = over.input.schema
+    keys = [to_column(p, schema).alias("__part%d" % i)
+            for i, p in enumerate(window.partition_by)] or [F.lit(0).alias("__part0")]
+    output = st.StructType(
+        [st.StructField(f.name, f.data_type.spark_type(), True) for f in schema] +
+        [st.StructField("__rank", st.LongType(), False),
+         st.StructField(OP, st.ByteType(), False)])
+    if ctx.compiler is not None:
+        processor = ctx.compiler.ship(processor)
+    df = frame.df.select(*keys, *[quoted(n) for n in schema.names], *extra)
+    df = df.groupBy(*df.columns[:len(keys)]).transformWithState(
+        processor, output, "Append", "None")
+    return Frame(df.select(*[quoted(n) for n in schema.names],
+                           F.col("__rank").alias(over.schema.names[-1]),
+                           F.col(OP).cast("int").alias(OP)), updating=True)
 
 
 def _deduplicated(over: ops.Over, ctx: Context) -> Frame:

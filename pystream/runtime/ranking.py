@@ -14,9 +14,48 @@ is inserted; a row pushed out of the last rank disappears with its rank's update
 from __future__ import annotations
 
 import bisect
-from typing import List
+import functools
+import pickle
+from typing import Iterator, List, Tuple
+
+from pyspark.sql import Row as SparkRow
+from pyspark.sql.streaming import StatefulProcessor, StatefulProcessorHandle
 
 INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE = 0, 1, 2, 3
+
+
+class RankBuffer:
+    """One partition's best ``n`` rows, best first, and the changes as a row is offered:
+    (values, rank, kind), as Flink's append-only Top-N emits them (see the module's
+    docstring). Rows compare by their keys; ``bisect_right``: an equal key ranks after."""
+
+    def __init__(self, n: int, with_rank: bool):
+        self.n = n
+        self.with_rank = with_rank
+        self.keys: list = []
+        self.rows: list = []
+
+    def offer(self, key, row: tuple) -> List[Tuple[tuple, int, int]]:
+        position = bisect.bisect_right(self.keys, key)
+        if position >= self.n:
+            return []
+        before = list(self.rows)
+        self.keys.insert(position, key)
+        self.rows.insert(position, row)
+        changes = []
+        if not self.with_rank:
+            if len(self.rows) > self.n:
+                self.keys.pop()
+                changes.append((self.rows.pop(), 0, DELETE))
+            return changes + [(row, 0, INSERT)]
+        del self.keys[self.n:], self.rows[self.n:]
+        for rank in range(position, len(self.rows)):
+            if rank < len(before):
+                changes.append((before[rank], rank + 1, UPDATE_BEFORE))
+                changes.append((self.rows[rank], rank + 1, UPDATE_AFTER))
+            else:
+                changes.append((self.rows[rank], rank + 1, INSERT))
+        return changes
 
 
 class TopN:
@@ -36,39 +75,111 @@ class TopN:
         columns = {name: table.column(name).to_pylist() for name in self.fields}
         seqs = table.column(self.seq).to_pylist()
         orders = table.column(self.order).to_pylist()
-        keys: list = []  # (order, seq) of the buffer's rows, best first
-        rows: list = []  # their field values
+        buffer = RankBuffer(self.n, self.with_rank)
         out: list = []
         for i in sorted(range(len(seqs)), key=seqs.__getitem__):
-            key = (orders[i], seqs[i])
-            position = bisect.bisect_right(keys, key)
-            if position >= self.n:
-                continue
             row = tuple(columns[name][i] for name in self.fields)
-            before = list(rows)
-            keys.insert(position, key)
-            rows.insert(position, row)
-            seq = seqs[i]
-            if not self.with_rank:
-                sub = 0
-                if len(rows) > self.n:
-                    keys.pop()
-                    out.append(rows.pop() + (0, seq, DELETE, sub))
-                    sub += 1
-                out.append(row + (0, seq, INSERT, sub))
-                continue
-            del keys[self.n:], rows[self.n:]
-            sub = 0
-            for rank in range(position, len(rows)):
-                if rank < len(before):
-                    out.append(before[rank] + (rank + 1, seq, UPDATE_BEFORE, sub))
-                    out.append(rows[rank] + (rank + 1, seq, UPDATE_AFTER, sub + 1))
-                    sub += 2
-                else:
-                    out.append(rows[rank] + (rank + 1, seq, INSERT, sub))
-                    sub += 1
+            changes = buffer.offer((orders[i], seqs[i]), row)
+            out.extend(values + (rank, seqs[i], kind, sub)
+                       for sub, (values, rank, kind) in enumerate(changes))
         schema = pa.schema([table.schema.field(name) for name in self.fields] + [
             pa.field("__rank", pa.int64()), pa.field(self.seq, pa.int64()),
             pa.field("__op", pa.int32()), pa.field("__sub", pa.int32())])
         return pa.Table.from_pylist([dict(zip(schema.names, values)) for values in out],
                                     schema=schema)
+
+
+@functools.total_ordering
+class SortKey:
+    """A row's ORDER BY values compared field by field, each ascending or descending; NULLs
+    come last either way."""
+
+    __slots__ = ("values", "ascending")
+
+    def __init__(self, values: tuple, ascending: tuple):
+        self.values = values
+        self.ascending = ascending
+
+    def __getstate__(self):
+        return self.values, self.ascending
+
+    def __setstate__(self, state):
+        self.values, self.ascending = state
+
+    def __eq__(self, other) -> bool:
+        return self.values == other.values
+
+    def __lt__(self, other) -> bool:
+        for a, b, up in zip(self.values, other.values, self.ascending):
+            if a == b:
+                continue
+            if a is None or b is None:
+                return b is None
+            return a < b if up else a > b
+        return False
+
+
+class TopNChangelog(StatefulProcessor):
+    """``groupBy(partition keys).transformWithState(TopNChangelog(...))``: Top-N over an
+    unbounded table, the buffer of each partition's best ``n`` in Spark's state store; rows
+    of one micro-batch are offered in the order they come, later ones ranking after earlier
+    equal ones."""
+
+    def __init__(self, n: int, with_rank: bool, fields: List[str], order: List[str],
+                 ascending: List[bool]):
+        self.n = n
+        self.with_rank = with_rank
+        self.fields = list(fields)
+        self.order = list(order)
+        self.ascending = tuple(ascending)
+
+    def init(self, handle: StatefulProcessorHandle) -> None:
+        self._state = handle.getValueState("buffer", "blob binary")
+        self._row = SparkRow(*self.fields, "__rank", "__op")
+
+    def handleInputRows(self, key, rows, timerValues) -> Iterator[SparkRow]:
+        stored = self._state.get()
+        buffer, arrived = pickle.loads(stored[0]) if stored is not None else (
+            RankBuffer(self.n, self.with_rank), 0)
+        for row in rows:
+            sort = SortKey(tuple(row[c] for c in self.order), self.ascending)
+            values = tuple(row[f] for f in self.fields)
+            for changed, rank, kind in buffer.offer((sort, arrived), values):
+                yield self._row(*changed, rank, kind)
+            arrived += 1
+        self._state.update((pickle.dumps((buffer, arrived)),))
+
+    def close(self) -> None:
+        pass
+
+
+class Deduplicate(StatefulProcessor):
+    """``groupBy(keys).transformWithState(Deduplicate(...))``: deduplication on a
+    processing-time attribute over an unbounded table: each key's first row (``keep_last``
+    False: append-only), or its last (+I, then -U the previous row and +U the new one)."""
+
+    def __init__(self, fields: List[str], keep_last: bool):
+        self.fields = list(fields)
+        self.keep_last = keep_last
+
+    def init(self, handle: StatefulProcessorHandle) -> None:
+        self._state = handle.getValueState("kept", "blob binary")
+        self._row = SparkRow(*self.fields, "__rank", "__op")
+
+    def handleInputRows(self, key, rows, timerValues) -> Iterator[SparkRow]:
+        stored = self._state.get()
+        kept = pickle.loads(stored[0]) if stored is not None else None
+        for row in rows:
+            values = tuple(row[f] for f in self.fields)
+            if kept is None:
+                yield self._row(*values, 1, INSERT)
+            elif self.keep_last:
+                yield self._row(*kept, 1, UPDATE_BEFORE)
+                yield self._row(*values, 1, UPDATE_AFTER)
+            else:
+                continue
+            kept = values if self.keep_last or kept is None else kept
+        self._state.update((pickle.dumps(kept),))
+
+    def close(self) -> None:
+        pass

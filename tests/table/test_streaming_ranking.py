@@ -1,0 +1,56 @@
+"""Top-N and deduplication over unbounded tables (monitored directories): the buffer of each
+partition's best rows, or its kept row, in Spark's state store (``transformWithState``).
+Each key's changes are PyFlink's for the same rows (recorded over bounded tables in
+tests/sql/programs/top_n_streaming.py and dedup_streaming.py); keys interleave as Spark's
+micro-batches fall."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.connectors.test_kafka_tables import _env, _take
+from tests.oracle.runner import recorded_changes
+
+PROGRAMS = Path(__file__).resolve().parents[1] / "sql" / "programs"
+
+
+def _per_key(changes: list, key: int = 1) -> dict:
+    keyed: dict = {}
+    for change in changes:
+        keyed.setdefault(change[key], []).append(change)
+    return keyed
+
+
+def _as_text(rows: list) -> list:
+    return [tuple(str(v) for v in r) for r in rows]
+
+
+@pytest.mark.parametrize("table, select", [(0, "shop, item, amount"),
+                                           (1, "shop, item, amount, rn")])
+def test_top_n_of_an_unbounded_table_follows_the_ranking(tmp_path, table, select):
+    (tmp_path / "part-0.csv").write_text("a,x,10\na,y,30\na,z,20\nb,x,5\na,w,40\nb,y,7\n")
+    t_env = _env()
+    t_env.execute_sql("""CREATE TABLE sales (shop STRING, item STRING, amount INT) WITH (
+        'connector' = 'filesystem', 'path' = '%s', 'format' = 'csv',
+        'source.monitor-interval' = '1 s')""" % tmp_path)
+    expected = recorded_changes(PROGRAMS / "top_n_streaming.py")[table]
+    result = t_env.execute_sql("""SELECT %s FROM (SELECT *, ROW_NUMBER() OVER (
+        PARTITION BY shop ORDER BY amount DESC) AS rn FROM sales) WHERE rn <= 2""" % select)
+    assert _per_key(_as_text(_take(result, len(expected)))) == _per_key(expected)
+
+
+def test_deduplication_of_an_unbounded_table_keeps_each_keys_last_row(tmp_path):
+    (tmp_path / "orders.csv").write_text(
+        "1,alice,10\n2,bob,5\n3,alice,30\n4,carol,7\n5,bob,8\n6,alice,20\n")
+    t_env = _env()
+    t_env.execute_sql("""CREATE TABLE orders (id INT, customer STRING, amount INT,
+        pt AS PROCTIME()) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv',
+        'source.monitor-interval' = '1 s')""" % tmp_path)
+    recorded = recorded_changes(PROGRAMS / "dedup_streaming.py")
+    for table, order in ((0, "ASC"), (1, "DESC")):
+        result = t_env.execute_sql("""SELECT id, customer, amount FROM (
+            SELECT *, ROW_NUMBER() OVER (PARTITION BY customer ORDER BY pt %s) AS rn
+            FROM orders) WHERE rn = 1""" % order)
+        changes = _as_text(_take(result, len(recorded[table])))
+        assert _per_key(changes, 2) == _per_key(recorded[table], 2)
