@@ -687,29 +687,11 @@ def _changelog_join(node: ops.Join, left: Frame, right: Frame) -> Frame:
 
     from pystream.runtime.joining import JoinChangelog
 
-    names = _join_schema(node).names
-    width = len(node.left.schema)
-    keys, others = [], []
-    for term in conjuncts(node.condition) if node.condition is not None else []:
-        sides = [names.index(a.name) < width if isinstance(a, ex.Column) else None
-                 for a in getattr(term, "args", ())]
-        if isinstance(term, ex.Call) and term.name == "equals" and sorted(
-                s for s in sides if s is not None) == [False, True] and None not in sides:
-            keys.append(term.args if sides[0] else term.args[::-1])
-        else:
-            others.append(term)
-    if others:
-        raise UnsupportedFeatureError(
-            "a %s join in STREAMING mode whose condition is more than equalities of the two "
-            "sides' fields (%s)" % (node.kind, ", ".join(str(o) for o in others)[:80]))
-
-    def struct_type(schema: Schema) -> st.StructType:
-        return st.StructType([st.StructField(f.name, f.data_type.spark_type(), True)
-                              for f in schema])
+    keys = _equi_keys(node)
 
     def tagged(frame: Frame, side: int, schema: Schema, other: Schema) -> DataFrame:
         own = F.struct(*[quoted(n) for n in schema.names])
-        empty = F.lit(None).cast(struct_type(other))
+        empty = F.lit(None).cast(_struct_type(other))
         op = [F.col(OP), F.col(SUB)] if frame.updating else [F.lit(INSERT).alias(OP),
                                                              F.lit(0).alias(SUB)]
         return frame.df.select(
@@ -797,6 +779,32 @@ def _shifted_time(expr: ex.Expr) -> Optional[Column]:
     return None
 
 
+def _equi_keys(node) -> List[Tuple[ex.Column, ex.Column]]:
+    """The (left field, right field) pairs a join's condition equates; an
+    UnsupportedFeatureError if it says more (the joins replayed per key cannot check it)."""
+    names = _join_schema(node).names
+    width = len(node.left.schema)
+    keys, others = [], []
+    for term in conjuncts(node.condition) if node.condition is not None else []:
+        sides = [names.index(a.name) < width if isinstance(a, ex.Column) else None
+                 for a in getattr(term, "args", ())]
+        if isinstance(term, ex.Call) and term.name == "equals" and sorted(
+                s for s in sides if s is not None) == [False, True] and None not in sides:
+            keys.append(term.args if sides[0] else term.args[::-1])
+        else:
+            others.append(term)
+    if others:
+        raise UnsupportedFeatureError(
+            "a %s join in STREAMING mode whose condition is more than equalities of the two "
+            "sides' fields (%s)" % (node.kind, ", ".join(str(o) for o in others)[:80]))
+    return keys
+
+
+def _struct_type(schema: Schema) -> st.StructType:
+    return st.StructType([st.StructField(f.name, f.data_type.spark_type(), True)
+                          for f in schema])
+
+
 def _temporal_join(node: ops.TemporalJoin, ctx: Context) -> Frame:
     """A lookup join (``_lookup_join``), or an event-time temporal join: each left row with
     the right row of equal key whose version (rowtime) is the latest at the left row's
@@ -804,11 +812,12 @@ def _temporal_join(node: ops.TemporalJoin, ctx: Context) -> Frame:
     the versions are read as upserts by key: -U rows are left out."""
     if node.lookup:
         return _lookup_join(node, ctx)
-    _not_on_unbounded(ctx, "an event-time temporal join")
     left = translate(node.left, ctx)
     right = translate(node.right, ctx)
     if left.updating:
         raise UnsupportedFeatureError("an event-time temporal join of an updating table")
+    if ctx.unbounded:
+        return _temporal_join_stream(node, left, right, ctx)
     both = ops.Join(schema=_join_schema(node), left=node.left, right=node.right, kind="left")
     version_time = quoted(node.right.schema.rowtime().name)
     arrival = F.col(SEQ) if ctx.changelog else F.monotonically_increasing_id()
@@ -830,6 +839,47 @@ def _temporal_join(node: ops.TemporalJoin, ctx: Context) -> Frame:
     columns = [quoted(n) for n in node.schema.names[:width]] + [
         F.when(valid, quoted(n)).alias(n) for n in node.schema.names[width:]]
     return Frame(joined.select(*columns, *([F.col(SEQ)] if ctx.changelog else [])))
+
+
+def _temporal_join_stream(node: ops.TemporalJoin, left: Frame, right: Frame,
+                          ctx: Context) -> Frame:
+    """An event-time temporal join over unbounded tables: both sides' rows, tagged, grouped
+    by the join keys into Spark's state store (``runtime.joining.TemporalJoinState``, event
+    time): each left row is joined once the watermark passes its time."""
+    from pystream.runtime.joining import TemporalJoinState
+
+    keys = _equi_keys(node)
+
+    def millis(name: str) -> Column:
+        return F.unix_millis(quoted(name).cast("timestamp"))
+
+    def tagged(frame: Frame, side: int, schema: Schema, other: Schema, time: str):
+        own = F.struct(*[quoted(n) for n in schema.names])
+        empty = F.lit(None).cast(_struct_type(other))
+        op = F.col(OP) if frame.updating else F.lit(INSERT)
+        return frame.df.select(
+            *[quoted(pair[side].name).alias("__k%d" % i) for i, pair in enumerate(keys)],
+            (own if side == 0 else empty).alias("__l"),
+            (empty if side == 0 else own).alias("__r"), millis(time).alias("__t"),
+            op.cast("int").alias(OP), F.lit(side).alias("__side"))
+
+    both = tagged(left, 0, node.left.schema, node.right.schema, node.time_field).unionByName(
+        tagged(right, 1, node.right.schema, node.left.schema,
+               node.right.schema.rowtime().name))
+    right_names = ["__r%d" % i for i in range(len(node.right.schema))]
+    output = st.StructType(
+        [st.StructField(f.name, f.data_type.spark_type(), True) for f in node.left.schema] +
+        [st.StructField(n, f.data_type.spark_type(), True)
+         for n, f in zip(right_names, node.right.schema)] +
+        [st.StructField(OP, st.ByteType(), False)])
+    processor = TemporalJoinState(node.left.schema.names, node.right.schema.names,
+                                  outer=node.kind == "left")
+    if ctx.compiler is not None:
+        processor = ctx.compiler.ship(processor)
+    group = [F.col("__k%d" % i) for i in range(len(keys))]
+    df = both.groupBy(*group).transformWithState(processor, output, "Append", "EventTime")
+    names = list(node.left.schema.names) + right_names
+    return Frame(df.select(*[quoted(n).alias(f.name) for n, f in zip(names, node.schema)]))
 
 
 def _lookup_join(node: ops.TemporalJoin, ctx: Context) -> Frame:

@@ -10,10 +10,17 @@ keeps both sides' rows of a key in state:
   their first match retracts that row (-D) before the joined row;
 * a row taken away (-U/-D) takes its joined rows away with its kind, and an outer side's
   rows left without any match are padded with NULLs again (+I).
+
+``TemporalJoinState`` is the event-time temporal join over unbounded tables, in Spark's
+state store.
 """
 from __future__ import annotations
 
-from typing import List, Optional, Sequence
+import pickle
+from typing import Iterator, List, Optional, Sequence
+
+from pyspark.sql import Row as SparkRow
+from pyspark.sql.streaming import StatefulProcessor, StatefulProcessorHandle
 
 INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE = 0, 1, 2, 3
 LEFT, RIGHT = 0, 1
@@ -87,3 +94,66 @@ class JoinChangelog:
 
     def _padded(self, values: Optional[tuple], side: int) -> tuple:
         return values if values is not None else (None,) * len(self.fields[side])
+
+
+class TemporalJoinState(StatefulProcessor):
+    """``groupBy(join keys).transformWithState(TemporalJoinState(...), "EventTime")``: an
+    event-time temporal join over unbounded tables. Left rows wait in state until the
+    watermark passes their time (a timer each); each then joins the right row's version
+    that was the latest at its time (versions are upserts by key: -U rows are left out, a
+    -D version matches nothing), or NULLs in a LEFT join. Versions older than the one the
+    watermark has reached are dropped."""
+
+    def __init__(self, left_fields: Sequence[str], right_fields: Sequence[str], outer: bool):
+        self.fields = {LEFT: list(left_fields), RIGHT: list(right_fields)}
+        self.outer = outer
+
+    def init(self, handle: StatefulProcessorHandle) -> None:
+        self._handle = handle
+        self._state = handle.getValueState("temporal", "blob binary")
+        self._row = SparkRow(*self.fields[LEFT], *["__r%d" % i for i in range(
+            len(self.fields[RIGHT]))], "__op")
+
+    def _load(self):
+        stored = self._state.get()
+        return pickle.loads(stored[0]) if stored is not None else ([], [], 0)
+
+    def handleInputRows(self, key, rows, timerValues) -> Iterator[SparkRow]:
+        waiting, versions, arrived = self._load()
+        for r in rows:
+            if r["__side"] == LEFT:
+                values = tuple(r["__l"][f] for f in self.fields[LEFT])
+                waiting.append((r["__t"], values))
+                self._handle.registerTimer(r["__t"])
+            elif r["__op"] != UPDATE_BEFORE:
+                values = tuple(r["__r"][f] for f in self.fields[RIGHT])
+                versions.append((r["__t"], arrived, r["__op"], values))
+                arrived += 1
+        versions.sort(key=lambda v: (v[0], v[1]))
+        self._state.update((pickle.dumps((waiting, versions, arrived)),))
+        return iter(())
+
+    def handleExpiredTimer(self, key, timerValues, expiredTimerInfo) -> Iterator[SparkRow]:
+        waiting, versions, arrived = self._load()
+        watermark = max(timerValues.getCurrentWatermarkInMs(),
+                        expiredTimerInfo.getExpiryTimeInMs())
+        out = []
+        for time, values in sorted(w for w in waiting if w[0] <= watermark):
+            version = None
+            for v in versions:
+                if v[0] > time:
+                    break
+                version = v
+            if version is not None and version[2] != DELETE:
+                out.append(self._row(*values, *version[3], INSERT))
+            elif self.outer:
+                out.append(self._row(*values, *([None] * len(self.fields[RIGHT])), INSERT))
+        waiting = [w for w in waiting if w[0] > watermark]
+        reached = [i for i, v in enumerate(versions) if v[0] <= watermark]
+        if reached:  # the latest version the watermark reached stays: later rows need it
+            versions = versions[reached[-1]:]
+        self._state.update((pickle.dumps((waiting, versions, arrived)),))
+        return iter(out)
+
+    def close(self) -> None:
+        pass

@@ -123,3 +123,46 @@ def test_a_window_join_of_unbounded_tables_emits_each_window_once_it_closes(tmp_
     expected = sorted(tuple(c[:19] if c.startswith("20") else c for c in r)
                       for r in recorded_changes(program)[1])
     assert _printed(_take(result, 5)) == expected
+
+
+def test_a_temporal_join_of_unbounded_tables_joins_each_order_once_the_watermark_passes(
+        tmp_path):
+    """The rows of tests/sql/programs/temporal_join.py, in monitored directories."""
+    import json
+
+    t_env = _env()
+    (tmp_path / "orders").mkdir()
+    (tmp_path / "rates").mkdir()
+    (tmp_path / "orders" / "part-0.csv").write_text(
+        "o1,10,EUR,2024-04-15 09:00:00\no2,20,EUR,2024-04-15 10:30:00\n"
+        "o3,30,USD,2024-04-15 09:30:00\no4,40,GBP,2024-04-15 09:00:00\n"
+        "o5,50,EUR,2024-04-15 07:00:00\n")
+
+    def rate(currency, value, time):
+        return {"currency": currency, "rate": value, "update_time": "2024-04-15 " + time}
+
+    changes = [{"before": None, "after": rate("EUR", 1.10, "08:00:00"), "op": "c"},
+               {"before": None, "after": rate("USD", 1.00, "08:00:00"), "op": "c"},
+               {"before": rate("EUR", 1.10, "08:00:00"),
+                "after": rate("EUR", 1.20, "10:00:00"), "op": "u"},
+               {"before": None, "after": rate("GBP", 0.90, "12:00:00"), "op": "c"}]
+    (tmp_path / "rates" / "part-0.json").write_text(
+        "\n".join(json.dumps(c) for c in changes) + "\n")
+    t_env.execute_sql("""CREATE TABLE orders (order_id STRING, price INT, currency STRING,
+        order_time TIMESTAMP(3), WATERMARK FOR order_time AS order_time) WITH (
+        'connector' = 'filesystem', 'path' = '%s', 'format' = 'csv',
+        'source.monitor-interval' = '1 s')""" % (tmp_path / "orders"))
+    t_env.execute_sql("""CREATE TABLE rates (currency STRING, rate DOUBLE,
+        update_time TIMESTAMP(3), WATERMARK FOR update_time AS update_time,
+        PRIMARY KEY (currency) NOT ENFORCED) WITH ('connector' = 'filesystem', 'path' = '%s',
+        'format' = 'debezium-json', 'source.monitor-interval' = '1 s')"""
+                      % (tmp_path / "rates"))
+    result = t_env.execute_sql("""SELECT o.order_id, o.price * r.rate AS converted
+        FROM orders AS o LEFT JOIN rates FOR SYSTEM_TIME AS OF o.order_time AS r
+        ON o.currency = r.currency""")
+    # later rows on both sides move the watermark past every order
+    (tmp_path / "orders" / "part-1.csv").write_text("o9,1,XXX,2024-04-15 23:00:00\n")
+    (tmp_path / "rates" / "part-1.json").write_text(json.dumps(
+        {"before": None, "after": rate("XXX", 1.0, "23:00:00"), "op": "c"}) + "\n")
+    program = PROGRAM.parent / "temporal_join.py"
+    assert _printed(_take(result, 5)) == sorted(recorded_changes(program)[1])
