@@ -35,7 +35,13 @@ from pystream.compiler.expressions import (
     to_column,
 )
 from pystream.errors import UnsupportedFeatureError
-from pystream.plan.relational import by_proctime, is_bounded, is_updating, reads_changelog
+from pystream.plan.relational import (
+    by_proctime,
+    by_rowtime,
+    is_bounded,
+    is_updating,
+    reads_changelog,
+)
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.relational.resolve import type_of
@@ -295,13 +301,12 @@ def _ranked(over: ops.Over, n: int, ctx: Context, with_rank: bool) -> Frame:
         return _window_ranked(over, n, ctx)
     window: ops.OverWindow = _unaliased(over.aggregates[0].expr).window
     schema = over.input.schema
-    if n == 1 and by_proctime(over.aggregates[0].expr, schema):
+    if n == 1 and (by_proctime(over.aggregates[0].expr, schema) or by_rowtime(over)):
         return _deduplicated_stream(over, ctx) if ctx.unbounded else _deduplicated(over, ctx)
     times = [schema.field(o.expr.name).time for o in window.order_by
              if isinstance(o.expr, ex.Column)]
     if "rowtime" in times:
-        raise UnsupportedFeatureError("deduplication or Top-N on an event-time attribute in "
-                                      "STREAMING mode")
+        raise UnsupportedFeatureError("Top-N on an event-time attribute in STREAMING mode")
     if "proctime" in times:
         raise UnsupportedFeatureError("Top-N on a processing-time attribute in STREAMING mode")
     return _top_n(over, n, ctx, with_rank)
@@ -421,12 +426,15 @@ def _deduplicated_stream(over: ops.Over, ctx: Context) -> Frame:
     frame = translate(over.input, ctx)
     if frame.updating:
         raise UnsupportedFeatureError("deduplication of an updating table in STREAMING mode")
-    processor = Deduplicate(list(over.input.schema.names),
-                            keep_last=not window.order_by[0].ascending)
-    return _keyed_ranking(over, frame, ctx, processor, [])
+    order = window.order_by[0]
+    processor = Deduplicate(list(over.input.schema.names), keep_last=not order.ascending,
+                            time_field=order.expr.name if by_rowtime(over) else None)
+    return _keyed_ranking(over, frame, ctx, processor, [],
+                          "EventTime" if processor.on_watermark else "None")
 
 
-def _keyed_ranking(over: ops.Over, frame: Frame, ctx: Context, processor, extra) -> Frame:
+def _keyed_ranking(over: ops.Over, frame: Frame, ctx: Context, processor, extra,
+                   time_mode: str = "None") -> Frame:
     """``groupBy(partition keys).transformWithState(processor)`` over the input's fields
     (and ``extra`` columns): the fields, the rank, the row kind."""
     window: ops.OverWindow = _unaliased(over.aggregates[0].expr).window
@@ -441,16 +449,21 @@ def _keyed_ranking(over: ops.Over, frame: Frame, ctx: Context, processor, extra)
         processor = ctx.compiler.ship(processor)
     df = frame.df.select(*keys, *[quoted(n) for n in schema.names], *extra)
     df = df.groupBy(*df.columns[:len(keys)]).transformWithState(
-        processor, output, "Append", "None")
+        processor, output, "Append", time_mode)
+    updating = is_updating(over, streaming=True)
     return Frame(df.select(*[quoted(n) for n in schema.names],
                            F.col("__rank").alias(over.schema.names[-1]),
-                           F.col(OP).cast("int").alias(OP)), updating=True)
+                           *([F.col(OP).cast("int").alias(OP)] if updating else [])),
+                 updating=updating)
 
 
 def _deduplicated(over: ops.Over, ctx: Context) -> Frame:
     """Flink's deduplication in STREAMING mode: ROW_NUMBER over a processing-time attribute,
     rank 1. Ascending keeps each key's first row (append-only: +I); descending keeps its last
-    row, a changelog in which each newer row retracts the one before (+I, then -U/+U)."""
+    row, a changelog in which each newer row retracts the one before (+I, then -U/+U). Over
+    an event-time attribute, ascending keeps each key's earliest row, emitted once the
+    watermark passes it (append-only); descending replaces the kept row by each row that is
+    not earlier than it, as they come."""
     window: ops.OverWindow = _unaliased(over.aggregates[0].expr).window
     schema = over.input.schema
     order = window.order_by[0]
@@ -461,6 +474,16 @@ def _deduplicated(over: ops.Over, ctx: Context) -> Frame:
     by_arrival = Window.partitionBy(*[to_column(p, schema) for p in window.partition_by]) \
         .orderBy(SEQ)
     df = frame.df.withColumn(names[-1], F.lit(1).cast("bigint"))
+    if by_rowtime(over):
+        time = quoted(order.expr.name)
+        if order.ascending:  # final once the watermark passes it: the earliest row, once
+            earliest = by_arrival.orderBy(time, SEQ)
+            df = df.withColumn("__n", F.row_number().over(earliest)).where(F.col("__n") == 1)
+            return Frame(df.select(*[quoted(n) for n in names], F.col(SEQ)))
+        latest = F.max(time).over(by_arrival.rowsBetween(Window.unboundedPreceding, -1))
+        df = df.withColumn("__latest", latest)
+        df = df.where(F.col("__latest").isNull() | (time >= F.col("__latest")))
+        return Frame(_retractions(df, by_arrival, names), updating=True)
     if order.ascending:
         df = df.withColumn("__n", F.row_number().over(by_arrival)).where(F.col("__n") == 1)
         return Frame(df.select(*[quoted(n) for n in names], F.col(SEQ)))

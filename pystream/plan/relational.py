@@ -24,7 +24,8 @@ from pystream.relational import operations as ops
 from pystream.relational.explain import describe
 from pystream.relational.time_bounded import is_interval_join, is_window_join, is_window_ranking
 
-__all__ = ["plan_query", "calls_python", "is_bounded", "is_updating", "by_proctime"]
+__all__ = ["plan_query", "calls_python", "is_bounded", "is_updating", "by_proctime",
+           "by_rowtime"]
 
 # relational operators that start a stage, and how they read their input
 SHUFFLES = {
@@ -83,14 +84,16 @@ def reads_changelog(options) -> bool:
 
 def _ranks_updating(expr: ex.Expr, schema) -> bool:
     """A ranking over a window (Top-N, or deduplication keeping the last row) updates its
-    result as rows arrive; ROW_NUMBER ascending on a processing-time attribute keeps each
-    key's first row (deduplication, append-only)."""
+    result as rows arrive; ROW_NUMBER ascending on a time attribute keeps each key's first
+    row (deduplication, append-only: on event time, once the watermark passes it)."""
     call = expr.expr if isinstance(expr, ex.Alias) else expr
     if not (isinstance(call, ex.OverCall) and call.agg.name in ("row_number", "rank",
                                                                 "dense_rank")):
         return False
-    return not (call.agg.name == "row_number" and call.window.order_by[0].ascending
-                and by_proctime(call, schema))
+    order = call.window.order_by
+    by_time = len(order) == 1 and isinstance(order[0].expr, ex.Column) and \
+        schema.has(order[0].expr.name) and schema.field(order[0].expr.name).time is not None
+    return not (call.agg.name == "row_number" and order[0].ascending and by_time)
 
 
 def by_proctime(expr: ex.Expr, schema) -> bool:
@@ -99,6 +102,24 @@ def by_proctime(expr: ex.Expr, schema) -> bool:
     order = call.window.order_by
     return len(order) == 1 and isinstance(order[0].expr, ex.Column) and \
         schema.has(order[0].expr.name) and schema.field(order[0].expr.name).time == "proctime"
+
+
+def _replays_ranking(node: ops.Rel) -> bool:
+    """A STREAMING Top-N: each partition's ranking is replayed in Python."""
+    return isinstance(node, ops.Over) and not is_window_ranking(node) and \
+        not by_rowtime(node) and any(
+            _ranks_updating(a.expr, node.input.schema)
+            and not by_proctime(a.expr, node.input.schema) for a in node.aggregates)
+
+
+def by_rowtime(over: ops.Over) -> bool:
+    """A ROW_NUMBER ordered by an event-time attribute alone (deduplication on event time)."""
+    call = over.aggregates[0].expr
+    call = call.expr if isinstance(call, ex.Alias) else call
+    order = call.window.order_by
+    schema = over.input.schema
+    return len(order) == 1 and isinstance(order[0].expr, ex.Column) and \
+        schema.has(order[0].expr.name) and schema.field(order[0].expr.name).time == "rowtime"
 
 
 def is_bounded(node: ops.Rel) -> bool:
@@ -134,11 +155,7 @@ def plan_query(rel: ops.Rel, settings: JobSettings, query: Optional[Any] = None)
     stage_of: Dict[int, dict] = {}
     for node in nodes:
         python = calls_python(node) or isinstance(node, ops.MatchRecognize) or (
-            not settings.batch and isinstance(node, ops.Over) and not is_window_ranking(node)
-            and any(
-            _ranks_updating(a.expr, node.input.schema) and not by_proctime(a.expr,
-                                                                            node.input.schema)
-            for a in node.aggregates))  # Top-N replays each partition's ranking in Python
+            not settings.batch and _replays_ranking(node))
         if not node.inputs:
             stage = {"kind": "source", "reads": []}
             stages.append(stage)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import functools
 import pickle
-from typing import Iterator, List, Tuple
+from typing import Iterator, List, Optional, Tuple
 
 from pyspark.sql import Row as SparkRow
 from pyspark.sql.streaming import StatefulProcessor, StatefulProcessorHandle
@@ -154,32 +154,76 @@ class TopNChangelog(StatefulProcessor):
 
 
 class Deduplicate(StatefulProcessor):
-    """``groupBy(keys).transformWithState(Deduplicate(...))``: deduplication on a
-    processing-time attribute over an unbounded table: each key's first row (``keep_last``
-    False: append-only), or its last (+I, then -U the previous row and +U the new one)."""
+    """``groupBy(keys).transformWithState(Deduplicate(...))``: deduplication over an
+    unbounded table: each key's first row (``keep_last`` False: append-only), or its last
+    (+I, then -U the previous row and +U the new one). With ``time_field`` (an event-time
+    attribute) a row replaces the kept one when its time is earlier (first) or not earlier
+    (last) than the kept row's."""
 
-    def __init__(self, fields: List[str], keep_last: bool):
+    def __init__(self, fields: List[str], keep_last: bool, time_field: Optional[str] = None):
         self.fields = list(fields)
         self.keep_last = keep_last
+        self.time_at = self.fields.index(time_field) if time_field else None
+        # the first row by event time is final once the watermark passes it (a timer)
+        self.on_watermark = time_field is not None and not keep_last
 
     def init(self, handle: StatefulProcessorHandle) -> None:
+        self._handle = handle
         self._state = handle.getValueState("kept", "blob binary")
         self._row = SparkRow(*self.fields, "__rank", "__op")
 
     def handleInputRows(self, key, rows, timerValues) -> Iterator[SparkRow]:
         stored = self._state.get()
         kept = pickle.loads(stored[0]) if stored is not None else None
+        if self.on_watermark:
+            yield from self._earliest(kept, rows)
+            return
         for row in rows:
             values = tuple(row[f] for f in self.fields)
             if kept is None:
                 yield self._row(*values, 1, INSERT)
-            elif self.keep_last:
+            elif self._replaces(values, kept):
                 yield self._row(*kept, 1, UPDATE_BEFORE)
                 yield self._row(*values, 1, UPDATE_AFTER)
             else:
                 continue
-            kept = values if self.keep_last or kept is None else kept
+            kept = values
         self._state.update((pickle.dumps(kept),))
+
+    def _earliest(self, kept, rows) -> Iterator[SparkRow]:
+        """Keep the earliest row (by event time) until its timer; nothing once emitted."""
+        earliest, emitted = kept if kept is not None else (None, False)
+        if emitted:
+            return
+        for row in rows:
+            values = tuple(row[f] for f in self.fields)
+            if earliest is None or values[self.time_at] < earliest[self.time_at]:
+                earliest = values
+        self._handle.registerTimer(_millis(earliest[self.time_at]))
+        self._state.update((pickle.dumps((earliest, False)),))
+        yield from ()
+
+    def handleExpiredTimer(self, key, timerValues, expiredTimerInfo) -> Iterator[SparkRow]:
+        stored = self._state.get()
+        earliest, emitted = pickle.loads(stored[0]) if stored is not None else (None, True)
+        if earliest is not None and not emitted:
+            yield self._row(*earliest, 1, INSERT)
+            self._state.update((pickle.dumps((earliest, True)),))
+
+    def _replaces(self, values: tuple, kept: tuple) -> bool:
+        if self.time_at is None:
+            return self.keep_last
+        new, old = values[self.time_at], kept[self.time_at]
+        return new >= old if self.keep_last else new < old
 
     def close(self) -> None:
         pass
+
+
+def _millis(value) -> int:
+    """An event time (a datetime) in epoch milliseconds, as Spark's timers take it."""
+    import calendar
+
+    if value.tzinfo is None:  # TIMESTAMP: its fields, as Spark's session time zone (UTC)
+        return calendar.timegm(value.timetuple()) * 1000 + value.microsecond // 1000
+    return int(value.timestamp() * 1000)

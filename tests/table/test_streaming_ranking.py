@@ -54,3 +54,28 @@ def test_deduplication_of_an_unbounded_table_keeps_each_keys_last_row(tmp_path):
             FROM orders) WHERE rn = 1""" % order)
         changes = _as_text(_take(result, len(recorded[table])))
         assert _per_key(changes, 2) == _per_key(recorded[table], 2)
+
+
+def test_deduplication_on_event_time_of_an_unbounded_table(tmp_path):
+    (tmp_path / "orders.csv").write_text(
+        "1,alice,10,2024-04-15 10:00:05\n2,bob,5,2024-04-15 10:00:01\n"
+        "3,alice,30,2024-04-15 10:00:02\n4,carol,7,2024-04-15 10:00:09\n"
+        "5,bob,8,2024-04-15 10:00:07\n6,alice,20,2024-04-15 10:00:08\n")
+    t_env = _env()
+    t_env.execute_sql("""CREATE TABLE orders (id INT, customer STRING, amount INT,
+        ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '5' SECOND) WITH (
+        'connector' = 'filesystem', 'path' = '%s', 'format' = 'csv',
+        'source.monitor-interval' = '1 s')""" % tmp_path)
+    recorded = recorded_changes(PROGRAMS / "dedup_rowtime.py")
+    query = """SELECT id, customer, amount, ts FROM (SELECT *, ROW_NUMBER() OVER (
+        PARTITION BY customer ORDER BY ts %s) AS rn FROM orders) WHERE rn = 1"""
+    last = _as_text(_take(t_env.execute_sql(query % "DESC"), len(recorded[1])))
+    assert _per_key(last, 2) == _per_key(_trimmed(recorded[1]), 2)
+    first = t_env.execute_sql(query % "ASC")  # each key's earliest, once the watermark passes
+    (tmp_path / "later.csv").write_text("7,dave,1,2024-04-15 11:00:00\n")
+    assert sorted(_as_text(_take(first, 3))) == sorted(_trimmed(recorded[0]))
+
+
+def _trimmed(changes: list) -> list:
+    """Recorded timestamps as Python prints them (no milliseconds)."""
+    return [tuple(c[:19] if c.startswith("2024") else c for c in r) for r in changes]
