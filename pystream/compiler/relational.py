@@ -1029,10 +1029,11 @@ def _match_recognize(node: ops.MatchRecognize, ctx: Context) -> Frame:
 
     from pystream.runtime.matching import Matcher
 
-    _not_on_unbounded(ctx, "MATCH_RECOGNIZE")
     frame = translate(node.input, ctx)
     if frame.updating:
         raise UnsupportedFeatureError("MATCH_RECOGNIZE over an updating table")
+    if ctx.unbounded:
+        return _match_recognize_stream(node, frame, ctx)
     output = st.StructType(
         [st.StructField(f.name, f.data_type.spark_type(), True) for f in node.schema] +
         ([st.StructField(SEQ, st.LongType(), False)] if ctx.changelog else []))
@@ -1044,6 +1045,31 @@ def _match_recognize(node: ops.MatchRecognize, ctx: Context) -> Frame:
                          F.lit(0).alias("__all"))
     keys = [quoted(k) for k in node.partition_by] or [F.col("__all")]
     return Frame(df.groupBy(*keys).applyInArrow(lambda table: run(table), output))
+
+
+def _match_recognize_stream(node: ops.MatchRecognize, frame: Frame, ctx: Context) -> Frame:
+    """MATCH_RECOGNIZE over an unbounded table: each partition's rows in Spark's state store
+    until the watermark passes them (``runtime.matching.MatchState``, event time), then
+    matched in time order as over a bounded table."""
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    from pystream.runtime.matching import Matcher, MatchState
+
+    output = st.StructType([st.StructField(f.name, f.data_type.spark_type(), True)
+                            for f in node.schema])
+    names = list(node.input.schema.names)
+    matcher = Matcher(node.pattern, dict(node.define), [a.expr for a in node.measures],
+                      node.partition_by, node.order_by[0].expr.name, node.after,
+                      node.within_ms, to_arrow_schema(output))
+    processor = MatchState(matcher, names)
+    if ctx.compiler is not None:
+        processor = ctx.compiler.ship(processor)
+    keys = [quoted(k).alias("__part%d" % i) for i, k in enumerate(node.partition_by)] or \
+        [F.lit(0).alias("__part0")]
+    df = frame.df.select(*keys, *[quoted(n) for n in names])
+    df = df.groupBy(*df.columns[:len(keys)]).transformWithState(
+        processor, output, "Append", "EventTime")
+    return Frame(df)
 
 
 def _window_table(node: ops.WindowTable, ctx: Context) -> Frame:

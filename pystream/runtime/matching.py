@@ -22,9 +22,14 @@ aggregates over a variable's rows, arithmetic, comparisons and logic with SQL's 
 """
 from __future__ import annotations
 
+import calendar
 import operator
+import pickle
 from decimal import Decimal
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+
+from pyspark.sql import Row as SparkRow
+from pyspark.sql.streaming import StatefulProcessor, StatefulProcessorHandle
 
 from pystream.relational import expressions as ex
 
@@ -64,10 +69,19 @@ class Matcher:
         rows = table.to_pylist()
         rows.sort(key=lambda r: (r[self.time_field] is None, r[self.time_field],
                                  r.get(self.seq) if self.seq else 0))
+        out, _ = self.matches(rows, None)
+        return pa.Table.from_pylist([dict(zip(self.schema.names, values)) for values in out],
+                                    schema=self.schema)
+
+    def matches(self, rows: List[dict], watermark: Optional[float]) -> Tuple[list, int]:
+        """The results of the matches in ``rows`` (in time order) and where the first
+        attempt still open starts (``len(rows)`` if none). ``watermark`` (milliseconds):
+        more rows may come after these, so an attempt the rows end in stays open unless
+        WITHIN has passed at the watermark; None: the rows are all there are."""
         out = []
         start = 0
         while start < len(rows):
-            mapped = self._attempt(rows, start)
+            mapped = self._attempt(rows, start, watermark)
             if mapped is PENDING:
                 break  # an attempt still open holds back every later match
             if mapped is None:
@@ -75,15 +89,15 @@ class Matcher:
                 continue
             out.append(self._result(rows, mapped))
             start = max(start + 1, self._next_start(mapped))
-        return pa.Table.from_pylist([dict(zip(self.schema.names, values)) for values in out],
-                                    schema=self.schema)
+        return out, start
 
     # -- one attempt ---------------------------------------------------------------------
 
-    def _attempt(self, rows: List[dict], start: int):
+    def _attempt(self, rows: List[dict], start: int, watermark: Optional[float] = None):
         """The rows of the match starting at ``start`` as (row index, variable); None if
-        there is none; ``PENDING`` if the rows end before the attempt does (without
-        ``WITHIN``, which ends it when the watermark passes)."""
+        there is none; ``PENDING`` if the rows end before the attempt does (and WITHIN, if
+        any, has not passed at the watermark: at the end of the rows, the watermark is the
+        end of time)."""
         state: Tuple[int, int] = (0, 0)  # pattern element, rows it has taken
         mapped: List[Tuple[int, str]] = []
         for j in range(start, len(rows)):
@@ -98,7 +112,11 @@ class Matcher:
             mapped.append((j, variable))
             if self._complete(state):
                 return mapped
-        return None if self.within_ms is not None else PENDING
+        if self.within_ms is None:
+            return PENDING
+        expired = watermark is None or watermark - _millis(
+            rows[start][self.time_field]) >= self.within_ms
+        return None if expired else PENDING
 
     def _advance(self, element: int, count: int, rows, j: int, mapped
                  ) -> Optional[Tuple[int, int, str]]:
@@ -221,4 +239,53 @@ def _divide(a, b):
 
 
 def _millis(value) -> float:
-    return value.timestamp() * 1000 if hasattr(value, "timestamp") else float(value)
+    """An event time in epoch milliseconds (a TIMESTAMP's fields read as UTC, Spark's
+    session time zone here)."""
+    if hasattr(value, "timestamp"):
+        if value.tzinfo is None:
+            return calendar.timegm(value.timetuple()) * 1000 + value.microsecond / 1000
+        return value.timestamp() * 1000
+    return float(value)
+
+
+class MatchState(StatefulProcessor):
+    """``groupBy(partition keys).transformWithState(MatchState(matcher), "EventTime")``:
+    MATCH_RECOGNIZE over an unbounded table. A partition's rows wait in Spark's state store
+    until the watermark passes their time (a timer each); then the rows up to the watermark,
+    in time order, go through ``matcher`` from the first attempt still open: its matches
+    are emitted, and rows before the attempt still open are dropped."""
+
+    def __init__(self, matcher: Matcher, fields: Sequence[str]):
+        self.matcher = matcher
+        self.fields = list(fields)
+
+    def init(self, handle: StatefulProcessorHandle) -> None:
+        self._handle = handle
+        self._state = handle.getValueState("rows", "blob binary")
+        self._row = SparkRow(*self.matcher.schema.names)
+
+    def _load(self) -> list:
+        stored = self._state.get()
+        return pickle.loads(stored[0]) if stored is not None else []
+
+    def handleInputRows(self, key, rows, timerValues) -> Iterator[SparkRow]:
+        waiting = self._load()
+        for row in rows:
+            values = {f: row[f] for f in self.fields}
+            waiting.append(values)
+            self._handle.registerTimer(int(_millis(values[self.matcher.time_field])))
+        self._state.update((pickle.dumps(waiting),))
+        return iter(())
+
+    def handleExpiredTimer(self, key, timerValues, expiredTimerInfo) -> Iterator[SparkRow]:
+        watermark = max(timerValues.getCurrentWatermarkInMs(),
+                        expiredTimerInfo.getExpiryTimeInMs())
+        time_field = self.matcher.time_field
+        waiting = sorted(self._load(), key=lambda r: r[time_field])
+        ready = [r for r in waiting if _millis(r[time_field]) <= watermark]
+        out, start = self.matcher.matches(ready, watermark)
+        self._state.update((pickle.dumps(waiting[start:]),))
+        return iter([self._row(*values) for values in out])
+
+    def close(self) -> None:
+        pass
