@@ -683,15 +683,15 @@ def _join(node: ops.Join, ctx: Context) -> Frame:
     left = translate(node.left, ctx)
     right = translate(node.right, ctx)
     if ctx.unbounded and (node.kind != "inner" or left.updating or right.updating):
-        _not_on_unbounded(ctx, "a %s join of an updating table or an outer join (regular "
-                               "joins of unbounded inputs other than inner joins of "
-                               "append-only tables)" % node.kind)
+        if node.kind in ("semi", "anti"):
+            _not_on_unbounded(ctx, "a %s join of an updating table" % node.kind)
+        return _changelog_join(node, left, right, ctx)
     if ctx.changelog and (left.updating or right.updating or node.kind not in ("inner", "semi",
                                                                               "anti")):
         if node.kind in ("semi", "anti"):
             raise UnsupportedFeatureError("a %s join of updating tables in STREAMING mode"
                                           % node.kind)
-        return _changelog_join(node, left, right)
+        return _changelog_join(node, left, right, ctx)
     both = ops.Join(schema=_join_schema(node), left=node.left, right=node.right, kind=node.kind)
     condition = F.lit(True) if node.condition is None else to_column(node.condition, both.schema)
     right_df = right.df.drop(SEQ) if ctx.changelog else right.df
@@ -702,38 +702,58 @@ def _join(node: ops.Join, ctx: Context) -> Frame:
     return Frame(df.select(*columns))
 
 
-def _changelog_join(node: ops.Join, left: Frame, right: Frame) -> Frame:
+def _changelog_join(node: ops.Join, left: Frame, right: Frame, ctx: Context) -> Frame:
     """A regular join in STREAMING mode whose result updates (an outer join, or a join of
     updating tables): both inputs' changes, tagged by side, grouped by the join keys and
-    replayed per key (``runtime.joining.JoinChangelog``), Flink's changelog."""
+    replayed per key (``runtime.joining.JoinChangelog``), Flink's changelog. Over unbounded
+    tables the key's rows of both sides stay in Spark's state store (``JoinState``; with
+    ``table.exec.state.ttl``, a key idle that long is forgotten)."""
     from pyspark.sql.pandas.types import to_arrow_schema
 
-    from pystream.runtime.joining import JoinChangelog
+    from pystream.runtime.joining import JoinChangelog, JoinState
 
     keys = _equi_keys(node)
+    group = [F.col("__k%d" % i) for i in range(len(keys))] or [F.lit(0)]
+    fields = [st.StructField(f.name, f.data_type.spark_type(), True) for f in node.schema]
+    if ctx.unbounded:
+        both = _tagged_sides(node, left, right, keys, lambda frame, side: [
+            (F.col(OP) if frame.updating else F.lit(INSERT)).cast("int").alias(OP)])
+        run = JoinChangelog(node.kind, node.left.schema.names, node.right.schema.names, None)
+        processor = JoinState(run, list(node.schema.names), ctx.state_ttl_ms)
+        if ctx.compiler is not None:
+            processor = ctx.compiler.ship(processor)
+        output = st.StructType(fields + [st.StructField(OP, st.ByteType(), False)])
+        df = both.groupBy(*group).transformWithState(
+            processor, output, "Append", "ProcessingTime" if ctx.state_ttl_ms else "None")
+        return Frame(df.select(*[quoted(n) for n in node.schema.names],
+                               F.col(OP).cast("int").alias(OP)), updating=True)
+    both = _tagged_sides(node, left, right, keys, lambda frame, side: [F.col(SEQ), *(
+        [F.col(OP), F.col(SUB)] if frame.updating else [F.lit(INSERT).alias(OP),
+                                                        F.lit(0).alias(SUB)])])
+    output = st.StructType(fields + [st.StructField(SEQ, st.LongType(), False),
+                                     st.StructField(OP, st.IntegerType(), False),
+                                     st.StructField(SUB, st.IntegerType(), False)])
+    run = JoinChangelog(node.kind, node.left.schema.names, node.right.schema.names,
+                        to_arrow_schema(output))
+    return Frame(both.groupBy(*group).applyInArrow(lambda table: run(table), output),
+                 updating=True)
 
+
+def _tagged_sides(node, left: Frame, right: Frame, keys, extra) -> DataFrame:
+    """Both inputs of a join as one DataFrame: its keys (``__k0``...), the row as a struct
+    of its side's fields (``__l`` or ``__r``, the other NULL), ``extra(frame, side)``
+    columns and ``__side`` (0 left, 1 right)."""
     def tagged(frame: Frame, side: int, schema: Schema, other: Schema) -> DataFrame:
         own = F.struct(*[quoted(n) for n in schema.names])
         empty = F.lit(None).cast(_struct_type(other))
-        op = [F.col(OP), F.col(SUB)] if frame.updating else [F.lit(INSERT).alias(OP),
-                                                             F.lit(0).alias(SUB)]
         return frame.df.select(
             *[quoted(pair[side].name).alias("__k%d" % i) for i, pair in enumerate(keys)],
             (own if side == 0 else empty).alias("__l"),
-            (empty if side == 0 else own).alias("__r"), F.col(SEQ), *op,
+            (empty if side == 0 else own).alias("__r"), *extra(frame, side),
             F.lit(side).alias("__side"))
 
-    both = tagged(left, 0, node.left.schema, node.right.schema).unionByName(
+    return tagged(left, 0, node.left.schema, node.right.schema).unionByName(
         tagged(right, 1, node.right.schema, node.left.schema))
-    output = st.StructType(
-        [st.StructField(f.name, f.data_type.spark_type(), True) for f in node.schema] +
-        [st.StructField(SEQ, st.LongType(), False), st.StructField(OP, st.IntegerType(), False),
-         st.StructField(SUB, st.IntegerType(), False)])
-    run = JoinChangelog(node.kind, node.left.schema.names, node.right.schema.names,
-                        to_arrow_schema(output))
-    group = [F.col("__k%d" % i) for i in range(len(keys))] or [F.lit(0)]
-    return Frame(both.groupBy(*group).applyInArrow(lambda table: run(table), output),
-                 updating=True)
 
 
 def _time_bounded_join(node: ops.Join, ctx: Context) -> Frame:
@@ -872,23 +892,10 @@ def _temporal_join_stream(node: ops.TemporalJoin, left: Frame, right: Frame,
     from pystream.runtime.joining import TemporalJoinState
 
     keys = _equi_keys(node)
-
-    def millis(name: str) -> Column:
-        return F.unix_millis(quoted(name).cast("timestamp"))
-
-    def tagged(frame: Frame, side: int, schema: Schema, other: Schema, time: str):
-        own = F.struct(*[quoted(n) for n in schema.names])
-        empty = F.lit(None).cast(_struct_type(other))
-        op = F.col(OP) if frame.updating else F.lit(INSERT)
-        return frame.df.select(
-            *[quoted(pair[side].name).alias("__k%d" % i) for i, pair in enumerate(keys)],
-            (own if side == 0 else empty).alias("__l"),
-            (empty if side == 0 else own).alias("__r"), millis(time).alias("__t"),
-            op.cast("int").alias(OP), F.lit(side).alias("__side"))
-
-    both = tagged(left, 0, node.left.schema, node.right.schema, node.time_field).unionByName(
-        tagged(right, 1, node.right.schema, node.left.schema,
-               node.right.schema.rowtime().name))
+    times = (node.time_field, node.right.schema.rowtime().name)
+    both = _tagged_sides(node, left, right, keys, lambda frame, side: [
+        F.unix_millis(quoted(times[side]).cast("timestamp")).alias("__t"),
+        (F.col(OP) if frame.updating else F.lit(INSERT)).cast("int").alias(OP)])
     right_names = ["__r%d" % i for i in range(len(node.right.schema))]
     output = st.StructType(
         [st.StructField(f.name, f.data_type.spark_type(), True) for f in node.left.schema] +

@@ -48,15 +48,15 @@ class JoinChangelog:
             side = r["__side"]
             record = r["__l"] if side == LEFT else r["__r"]
             values = tuple(record[f] for f in self.fields[side])
-            changes = self._add(side, values, r["__op"], state) if r["__op"] in (
-                INSERT, UPDATE_AFTER) else self._take(side, values, r["__op"], state)
+            changes = self.add(side, values, r["__op"], state) if r["__op"] in (
+                INSERT, UPDATE_AFTER) else self.take(side, values, r["__op"], state)
             for sub, (kind, left, right) in enumerate(changes):
-                out.append(self._padded(left, LEFT) + self._padded(right, RIGHT)
+                out.append(self.padded(left, LEFT) + self.padded(right, RIGHT)
                            + (r["__seq"], kind, r["__sub"] * 1000 + sub))
         return pa.Table.from_pylist([dict(zip(self.schema.names, v)) for v in out],
                                     schema=self.schema)
 
-    def _add(self, side: int, values: tuple, kind: int, state) -> list:
+    def add(self, side: int, values: tuple, kind: int, state) -> list:
         other = 1 - side
         others = state[other]
         changes = []
@@ -72,7 +72,7 @@ class JoinChangelog:
         state[side].append(values)
         return changes
 
-    def _take(self, side: int, values: tuple, kind: int, state) -> list:
+    def take(self, side: int, values: tuple, kind: int, state) -> list:
         other = 1 - side
         if values not in state[side]:
             return []  # a retraction of a row never seen (Flink ignores it too)
@@ -92,8 +92,41 @@ class JoinChangelog:
         """(left values, right values) of a row of ``side`` and one of the other side."""
         return (values, row) if side == LEFT else (row, values)
 
-    def _padded(self, values: Optional[tuple], side: int) -> tuple:
+    def padded(self, values: Optional[tuple], side: int) -> tuple:
         return values if values is not None else (None,) * len(self.fields[side])
+
+
+class JoinState(StatefulProcessor):
+    """``groupBy(join keys).transformWithState(JoinState(...))``: a regular join over
+    unbounded tables, each key's rows of both sides in Spark's state store, the changes as
+    ``JoinChangelog`` makes them; with ``ttl_ms`` (``table.exec.state.ttl``) a key idle that
+    long is forgotten, as Flink's state TTL does."""
+
+    def __init__(self, join: JoinChangelog, names: Sequence[str], ttl_ms: Optional[int]):
+        self.join = join
+        self.names = list(names)
+        self.ttl_ms = ttl_ms
+
+    def init(self, handle: StatefulProcessorHandle) -> None:
+        self._state = handle.getValueState("rows", "blob binary", self.ttl_ms)
+        self._row = SparkRow(*self.names, "__op")
+
+    def handleInputRows(self, key, rows, timerValues) -> Iterator[SparkRow]:
+        stored = self._state.get()
+        state = pickle.loads(stored[0]) if stored is not None else {LEFT: [], RIGHT: []}
+        join = self.join
+        for r in rows:
+            side = r["__side"]
+            record = r["__l"] if side == LEFT else r["__r"]
+            values = tuple(record[f] for f in join.fields[side])
+            changes = join.add(side, values, r["__op"], state) if r["__op"] in (
+                INSERT, UPDATE_AFTER) else join.take(side, values, r["__op"], state)
+            for kind, left, right in changes:
+                yield self._row(*join.padded(left, LEFT), *join.padded(right, RIGHT), kind)
+        self._state.update((pickle.dumps(state),))
+
+    def close(self) -> None:
+        pass
 
 
 class TemporalJoinState(StatefulProcessor):

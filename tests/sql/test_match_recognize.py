@@ -1,12 +1,16 @@
-"""MATCH_RECOGNIZE's errors (what it computes is the oracle program
-``programs/match_recognize.py``, recorded on PyFlink; the matcher alone:
-``tests/runtime/test_matching.py``)."""
+"""MATCH_RECOGNIZE's errors, and over an unbounded table (what it computes over bounded ones
+is the oracle program ``programs/match_recognize.py``, recorded on PyFlink; the matcher
+alone: ``tests/runtime/test_matching.py``)."""
+from pathlib import Path
+
 import pytest
 
 from pystream.errors import UnsupportedFeatureError
 from pystream.table import EnvironmentSettings, TableEnvironment
 from pystream.table.planning import plan_of
 from pystream.util.exceptions import SqlParserException, TableException, ValidationException
+from tests.connectors.test_kafka_tables import _env, _take
+from tests.oracle.runner import recorded_changes
 
 QUERY = """SELECT * FROM ticks MATCH_RECOGNIZE (PARTITION BY symbol ORDER BY %s
     MEASURES A.price AS a %s)"""
@@ -43,3 +47,33 @@ def test_the_plan_shows_the_match_and_its_python_pass(t_env):
     assert stage.kind == "pattern match" and stage.operators[0].runs_python
     assert "Match(partitionBy=[symbol], orderBy=[ts], pattern=[A{1,1} B{1,}?]" in \
         table.explain()
+
+
+def test_match_recognize_over_an_unbounded_table_matches_as_the_watermark_passes(tmp_path):
+    """The V shape of tests/sql/programs/match_recognize.py over a monitored directory."""
+    prices = [12, 17, 19, 21, 25, 18, 15, 14, 24, 25, 19]
+    (tmp_path / "part-0.csv").write_text("".join(
+        "ACME,%d,1,2024-04-01 10:00:%02d\nBETA,%d,1,2024-04-01 10:00:%02d\n"
+        % (p, s, 30 - p, s) for s, p in enumerate(prices)))
+    t_env = _env()
+    t_env.execute_sql("""CREATE TABLE ticker (symbol STRING, price BIGINT, tax BIGINT,
+        rowtime TIMESTAMP(3), WATERMARK FOR rowtime AS rowtime - INTERVAL '1' SECOND)
+        WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv',
+        'source.monitor-interval' = '1 s')""" % tmp_path)
+    result = t_env.execute_sql("""SELECT * FROM ticker MATCH_RECOGNIZE (
+        PARTITION BY symbol ORDER BY rowtime
+        MEASURES START_ROW.rowtime AS start_tstamp, LAST(PRICE_DOWN.rowtime) AS bottom_tstamp,
+                 LAST(PRICE_UP.rowtime) AS end_tstamp
+        ONE ROW PER MATCH
+        AFTER MATCH SKIP TO LAST PRICE_UP
+        PATTERN (START_ROW PRICE_DOWN+ PRICE_UP)
+        DEFINE PRICE_DOWN AS (LAST(PRICE_DOWN.price, 1) IS NULL
+                              AND PRICE_DOWN.price < START_ROW.price)
+                             OR PRICE_DOWN.price < LAST(PRICE_DOWN.price, 1),
+               PRICE_UP AS PRICE_UP.price > LAST(PRICE_DOWN.price, 1)) MR""")
+    (tmp_path / "part-1.csv").write_text("ACME,1,1,2024-04-01 11:00:00\n"
+                                         "BETA,1,1,2024-04-01 11:00:00\n")  # the watermark
+    program = Path(__file__).with_name("programs") / "match_recognize.py"
+    expected = sorted(tuple(c[:19] if c.startswith("2024") else c for c in r)
+                      for r in recorded_changes(program)[0])
+    assert sorted(tuple(str(v) for v in r) for r in _take(result, 3)) == expected

@@ -79,3 +79,27 @@ def test_deduplication_on_event_time_of_an_unbounded_table(tmp_path):
 def _trimmed(changes: list) -> list:
     """Recorded timestamps as Python prints them (no milliseconds)."""
     return [tuple(c[:19] if c.startswith("2024") else c for c in r) for r in changes]
+
+
+BIDS = ["2024-04-15 08:05:00,A,4.0,s1", "2024-04-15 08:07:00,B,2.0,s2",
+        "2024-04-15 08:09:00,C,5.0,s1", "2024-04-15 08:11:00,D,3.0,s3",
+        "2024-04-15 08:13:00,E,1.0,s2", "2024-04-15 08:17:00,F,6.0,s3",
+        "2024-04-15 08:19:00,G,7.0,s3", "2024-04-15 08:21:00,H,2.5,s1"]
+
+
+def test_window_top_n_of_an_unbounded_table_emits_each_window_once_it_closes(tmp_path):
+    (tmp_path / "part-0.csv").write_text("\n".join(BIDS) + "\n")
+    t_env = _env()
+    t_env.execute_sql("""CREATE TABLE bids (bidtime TIMESTAMP(3), item STRING, price DOUBLE,
+        supplier STRING, WATERMARK FOR bidtime AS bidtime - INTERVAL '1' SECOND)
+        WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv',
+        'source.monitor-interval' = '1 s')""" % tmp_path)
+    result = t_env.execute_sql("""SELECT * FROM (
+        SELECT window_start, window_end, item, price, ROW_NUMBER() OVER (
+            PARTITION BY window_start, window_end ORDER BY price DESC) AS rownum
+        FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(bidtime), INTERVAL '10' MINUTES)))
+        WHERE rownum <= 2""")
+    (tmp_path / "part-1.csv").write_text("2024-04-15 09:00:00,Z,1.0,s9\n")  # the watermark
+    program = PROGRAMS / "window_top_n.py"
+    assert sorted(_as_text(_take(result, 5))) == sorted(_trimmed(
+        recorded_changes(program)[0]))

@@ -123,7 +123,6 @@ def test_a_limited_unbounded_table_gives_its_first_rows_and_stops(t_env, capsys)
     ("SELECT DISTINCT user_id FROM clicks", "DISTINCT"),
     ("SELECT user_id, COUNT(*) OVER (PARTITION BY user_id ORDER BY ts) FROM clicks",
      "OVER window"),
-    ("SELECT * FROM clicks a LEFT JOIN clicks b ON a.user_id = b.user_id", "outer join"),
 ])
 def test_what_does_not_run_on_unbounded_tables_is_named(t_env, query, construct):
     with pytest.raises(UnsupportedFeatureError, match=construct):
