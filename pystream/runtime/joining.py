@@ -17,7 +17,7 @@ state store.
 from __future__ import annotations
 
 import pickle
-from typing import Iterator, List, Optional, Sequence
+from typing import Iterator, List, Optional, Sequence, Tuple
 
 from pyspark.sql import Row as SparkRow
 from pyspark.sql.streaming import StatefulProcessor, StatefulProcessorHandle
@@ -45,16 +45,20 @@ class JoinChangelog:
         state: dict = {LEFT: [], RIGHT: []}
         out: List[tuple] = []
         for r in rows:
-            side = r["__side"]
-            record = r["__l"] if side == LEFT else r["__r"]
-            values = tuple(record[f] for f in self.fields[side])
-            changes = self.add(side, values, r["__op"], state) if r["__op"] in (
-                INSERT, UPDATE_AFTER) else self.take(side, values, r["__op"], state)
-            for sub, (kind, left, right) in enumerate(changes):
-                out.append(self.padded(left, LEFT) + self.padded(right, RIGHT)
-                           + (r["__seq"], kind, r["__sub"] * 1000 + sub))
+            for sub, (kind, values) in enumerate(self.apply(r, state)):
+                out.append(values + (r["__seq"], kind, r["__sub"] * 1000 + sub))
         return pa.Table.from_pylist([dict(zip(self.schema.names, v)) for v in out],
                                     schema=self.schema)
+
+    def apply(self, r, state) -> List[Tuple[int, tuple]]:
+        """The changes one tagged input row makes: (kind, left and right values)."""
+        side = r["__side"]
+        record = r["__l"] if side == LEFT else r["__r"]
+        values = tuple(record[f] for f in self.fields[side])
+        changes = self.add(side, values, r["__op"], state) if r["__op"] in (
+            INSERT, UPDATE_AFTER) else self.take(side, values, r["__op"], state)
+        return [(kind, self.padded(left, LEFT) + self.padded(right, RIGHT))
+                for kind, left, right in changes]
 
     def add(self, side: int, values: tuple, kind: int, state) -> list:
         other = 1 - side
@@ -114,15 +118,9 @@ class JoinState(StatefulProcessor):
     def handleInputRows(self, key, rows, timerValues) -> Iterator[SparkRow]:
         stored = self._state.get()
         state = pickle.loads(stored[0]) if stored is not None else {LEFT: [], RIGHT: []}
-        join = self.join
         for r in rows:
-            side = r["__side"]
-            record = r["__l"] if side == LEFT else r["__r"]
-            values = tuple(record[f] for f in join.fields[side])
-            changes = join.add(side, values, r["__op"], state) if r["__op"] in (
-                INSERT, UPDATE_AFTER) else join.take(side, values, r["__op"], state)
-            for kind, left, right in changes:
-                yield self._row(*join.padded(left, LEFT), *join.padded(right, RIGHT), kind)
+            for kind, values in self.join.apply(r, state):
+                yield self._row(*values, kind)
         self._state.update((pickle.dumps(state),))
 
     def close(self) -> None:
