@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 import pytest
 
 from pystream.table import EnvironmentSettings, TableEnvironment
 from pystream.util.exceptions import TableException
 from tests.connectors.conftest import consume, create_topic, produce
+from tests.oracle.runner import recorded_changes
 
 ORDERS = [{"name": "a", "amount": 1}, {"name": "b", "amount": 5}, {"name": "a", "amount": 7},
           {"name": "c", "amount": 2}, {"name": "a", "amount": 3}]
@@ -185,3 +187,46 @@ def test_a_streaming_aggregate_into_upsert_kafka_keeps_the_latest_value_per_key(
         latest = {v["name"]: v["total"] for v in values}
     result.get_job_client().cancel()
     assert latest == {"a": 11, "b": 5, "c": 2}
+
+
+def test_a_temporal_join_against_an_upsert_kafka_table_uses_the_version_at_each_order(
+        kafka_servers):
+    """The orders and rates of tests/sql/programs/temporal_join.py, on two topics: the rates
+    an upsert-kafka table (the versioned table: a key and a watermark)."""
+    stamp = time.time_ns()
+    orders = create_topic(kafka_servers, "orders-%d" % stamp, partitions=1)
+    rates = create_topic(kafka_servers, "rates-%d" % stamp, partitions=1)
+
+    def rate(currency, value, hour):
+        return currency, {"currency": currency, "rate": value,
+                          "update_time": "2024-04-15 %s:00:00" % hour}
+
+    _produce_keyed(kafka_servers, rates, [rate("EUR", 1.10, "08"), rate("USD", 1.00, "08"),
+                                          rate("EUR", 1.20, "10"), rate("GBP", 0.90, "12")])
+    produce(kafka_servers, orders, [json.dumps(
+        {"order_id": o, "price": p, "currency": c, "order_time": "2024-04-15 " + t})
+        for o, p, c, t in [("o1", 10, "EUR", "09:00:00"), ("o2", 20, "EUR", "10:30:00"),
+                           ("o3", 30, "USD", "09:30:00"), ("o4", 40, "GBP", "09:00:00"),
+                           ("o5", 50, "EUR", "07:00:00")]], partition=0)
+    t_env = _env()
+    t_env.execute_sql(f"""CREATE TABLE orders (order_id STRING, price INT, currency STRING,
+        order_time TIMESTAMP(3), WATERMARK FOR order_time AS order_time) WITH (
+        'connector' = 'kafka', 'topic' = '{orders}', 'properties.bootstrap.servers' =
+        '{kafka_servers}', 'scan.startup.mode' = 'earliest-offset', 'format' = 'json')""")
+    t_env.execute_sql(f"""CREATE TABLE rates (currency STRING, rate DOUBLE,
+        update_time TIMESTAMP(3), WATERMARK FOR update_time AS update_time,
+        PRIMARY KEY (currency) NOT ENFORCED) WITH ('connector' = 'upsert-kafka',
+        'topic' = '{rates}', 'properties.bootstrap.servers' = '{kafka_servers}',
+        'key.format' = 'raw', 'value.format' = 'json')""")
+    result = t_env.execute_sql("""SELECT o.order_id, o.price * r.rate AS converted
+        FROM orders AS o LEFT JOIN rates FOR SYSTEM_TIME AS OF o.order_time AS r
+        ON o.currency = r.currency""")
+    # later rows on both topics move the watermark past every order
+    _produce_keyed(kafka_servers, rates, [rate("XXX", 1.0, "23")])
+    produce(kafka_servers, orders, [json.dumps({"order_id": "o9", "price": 1, "currency":
+                                                "XXX", "order_time": "2024-04-15 23:00:00"})],
+            partition=0)
+    program = Path(__file__).resolve().parents[1] / "sql" / "programs" / "temporal_join.py"
+    expected = sorted(recorded_changes(program)[1])
+    assert sorted(tuple("<NULL>" if v is None else str(v) for v in r)
+                  for r in _take(result, 5)) == expected
