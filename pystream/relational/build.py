@@ -272,7 +272,7 @@ def match_recognize(rel: ops.Rel, keys: Sequence[str], order: Sequence[ex.Orderi
 def _as_fields(expr: ex.Expr) -> ex.Expr:
     """A pattern expression with its variable references read as the fields they read (for
     its type)."""
-    if isinstance(expr, ex.Call) and expr.name in ("first", "last"):
+    if isinstance(expr, ex.Call) and expr.name in ("first", "last", "prev"):
         return expr.args[1]
     if isinstance(expr, ex.Call) and expr.name == "pattern_rows":
         return _as_fields(expr.args[1])

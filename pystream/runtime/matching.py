@@ -18,7 +18,8 @@ Flink. After a match the next attempt starts where ``AFTER MATCH SKIP`` says (``
 ROW`` by default, ``PAST LAST ROW``, ``TO FIRST v``, ``TO LAST v``). Conditions (``DEFINE``) and
 ``MEASURES`` are relational expressions evaluated here in Python over the rows mapped so
 far (``evaluate``): a variable's field (its last row), ``FIRST``/``LAST`` with an offset,
-aggregates over a variable's rows, arithmetic, comparisons and logic with SQL's NULLs.
+``PREV`` (a row before, within the match), aggregates over a variable's rows, arithmetic,
+comparisons and logic with SQL's NULLs.
 """
 from __future__ import annotations
 
@@ -185,6 +186,11 @@ def evaluate(expr: ex.Expr, rows: List[dict], mapped: List[Tuple[int, str]]):
             return None
         j = taken[offset] if name == "first" else taken[-1 - offset]
         return evaluate(field, rows, [(j, variable)])
+    if name == "prev":  # the row ``offset`` before the variable's last, in the match
+        variable, field, offset = args[0].name, args[1], args[2].value
+        taken = _rows_of(variable, mapped)
+        position = [j for j, _ in mapped].index(taken[-1]) - offset if taken else -1
+        return evaluate(field, rows, [mapped[position]]) if position >= 0 else None
     if name in AGGREGATES:
         variable, inner = args[0].args[0].name, args[0].args[1]
         values = [evaluate(inner, rows, [(j, variable)]) for j in _rows_of(variable, mapped)]

@@ -331,13 +331,15 @@ def _match_recognize(scope: Scope, node: exp.MatchRecognize) -> Scope:
         if d.alias.upper() not in {v.upper() for v in variables}:
             raise ValidationException("Unknown pattern variable '%s' in DEFINE." % d.alias)
         defines.append((next(v for v in variables if v.upper() == d.alias.upper()),
-                        _pattern_expr(d.this, scope, variables)))
+                        _pattern_expr(d.this, scope, variables, order[0].expr.name,
+                                      defining=d.alias)))
     measures = []
     for m in node.args.get("measures") or []:
         item = m.this
         if not isinstance(item, exp.Alias):
             raise ValidationException("A MATCH_RECOGNIZE measure needs a name (AS ...).")
-        measures.append(ex.Alias(_pattern_expr(item.this, scope, variables), (item.alias,)))
+        measures.append(ex.Alias(_pattern_expr(item.this, scope, variables,
+                                               order[0].expr.name), (item.alias,)))
     within = node.args.get("within")
     after = node.args.get("after")
     rel = build.match_recognize(
@@ -383,11 +385,13 @@ def _pattern(text: str) -> Tuple[Tuple[str, int, Optional[int], bool], ...]:
     return tuple(elements)
 
 
-def _pattern_expr(node: exp.Expression, scope: Scope, variables) -> ex.Expr:
-    """A DEFINE or MEASURES expression: ``A.price`` (A's last row), ``FIRST/LAST(A.price,
-    n)``, aggregates over a variable's rows, over the input's fields. Each variable
-    reference becomes a column of a scope of its own (so types resolve as usual), then the
-    call ``pystream.runtime.matching`` evaluates."""
+def _pattern_expr(node: exp.Expression, scope: Scope, variables, time_field: str,
+                  defining: Optional[str] = None) -> ex.Expr:
+    """A DEFINE (of variable ``defining``) or MEASURES expression: ``A.price`` (A's last
+    row), ``FIRST/LAST(A.price, n)``, ``PREV(price [, n])`` (the row n before, in the match),
+    ``MATCH_ROWTIME()``, aggregates over a variable's rows, over the input's fields. Each
+    variable reference becomes a column of a scope of its own (so types resolve as usual),
+    then the call ``pystream.runtime.matching`` evaluates. PREV's limits are Flink's."""
     by_upper = {v.upper(): v for v in variables}
     fields: Dict[str, Tuple[str, str, str, int]] = {}  # synthetic name -> reference
 
@@ -403,7 +407,16 @@ def _pattern_expr(node: exp.Expression, scope: Scope, variables) -> ex.Expr:
 
     def rewrite(n: exp.Expression, inside: Optional[str] = None) -> exp.Expression:
         if isinstance(n, exp.Anonymous) and n.name.upper() in ("PREV", "NEXT"):
-            raise TableException("Flink does not support physical offsets within partition.")
+            if defining is None:
+                raise ValidationException("Cannot use PREV/NEXT in MEASURE '%s'" % to_sql(n))
+            args = n.expressions
+            if n.name.upper() == "NEXT" or not args or not isinstance(args[0], exp.Column) or \
+                    (args[0].table or "").upper() == defining.upper():
+                raise TableException("Flink does not support physical offsets within "
+                                     "partition.")
+            return reference(args[0], "prev", int(args[1].name) if len(args) > 1 else 1)
+        if isinstance(n, exp.Anonymous) and n.name.upper() == "MATCH_ROWTIME":
+            return reference(exp.column(time_field), "last")
         if isinstance(n, exp.Anonymous) and n.name.upper() in ("FIRST", "LAST"):
             args = n.expressions
             if not args or not isinstance(args[0], exp.Column):

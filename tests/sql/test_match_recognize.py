@@ -28,6 +28,7 @@ def t_env():
     ("PATTERN (A (B | C)) DEFINE A AS A.price > 1", UnsupportedFeatureError),
     ("PATTERN (A B+*) DEFINE A AS A.price > 1", SqlParserException),
     ("PATTERN (A B) DEFINE B AS B.price > PREV(B.price)", TableException),
+    (", PREV(B.price) AS pb PATTERN (A B) DEFINE B AS B.price > 1", ValidationException),
     ("PATTERN (A) DEFINE X AS X.price > 1", ValidationException),
     ("ALL ROWS PER MATCH PATTERN (A) DEFINE A AS A.price > 1", UnsupportedFeatureError),
 ])

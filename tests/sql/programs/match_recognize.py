@@ -1,7 +1,8 @@
 """MATCH_RECOGNIZE over a bounded table, STREAMING and BATCH: Flink's ticker examples (a V
 shape with SKIP TO LAST, an average with A+ B), quantifiers ({n}, {n,m}, ?, reluctant +? and
-*?), SKIP TO NEXT ROW and PAST LAST ROW, WITHIN, FIRST/LAST and aggregates in DEFINE and
-MEASURES; then what PyFlink refuses (PREV, a pattern that does not parse)."""
+*?), SKIP TO NEXT ROW and PAST LAST ROW, WITHIN, FIRST/LAST/PREV, MATCH_ROWTIME and
+aggregates in DEFINE and MEASURES; then what PyFlink refuses (PREV of the variable being
+defined, PREV in MEASURES, a pattern that does not parse)."""
 # oracle: unordered
 import os
 import re
@@ -64,6 +65,11 @@ QUERIES = [
     """SELECT * FROM ticker MATCH_RECOGNIZE (PARTITION BY symbol ORDER BY rowtime
         MEASURES A.price AS a, COUNT(B.price) AS nb, C.price AS c
         PATTERN (A B*? C) DEFINE A AS A.price < 15, C AS C.price > 20)""",
+    # PREV: the row before, within the match; MATCH_ROWTIME: the last row's time
+    """SELECT * FROM ticker MATCH_RECOGNIZE (PARTITION BY symbol ORDER BY rowtime
+        MEASURES MATCH_ROWTIME() AS t, S.price AS s, R.price AS r
+        AFTER MATCH SKIP PAST LAST ROW PATTERN (S R{2})
+        DEFINE R AS price > PREV(price) AND PREV(S.price, 0) < 20)""",
     # reluctant: the fewest rows before a price above 20, within 5 seconds
     """SELECT symbol, start_price, end_price, rows_between FROM ticker MATCH_RECOGNIZE (
         PARTITION BY symbol ORDER BY rowtime
@@ -82,7 +88,8 @@ for settings in (EnvironmentSettings.in_streaming_mode(), EnvironmentSettings.in
     for query in QUERIES:
         t_env.execute_sql(query).print()
     for wrong in ["PATTERN (A B) DEFINE B AS B.price > PREV(B.price)",
-                  "PATTERN (A B+*) DEFINE B AS B.price > 1"]:
+                  "PATTERN (A B+*) DEFINE B AS B.price > 1",
+                  ", PREV(B.price) AS pb PATTERN (A B) DEFINE B AS B.price > 1"]:
         try:
             t_env.execute_sql("""SELECT * FROM ticker MATCH_RECOGNIZE (PARTITION BY symbol
                 ORDER BY rowtime MEASURES A.price AS a %s)""" % wrong).print()
