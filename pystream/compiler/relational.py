@@ -441,10 +441,8 @@ def _keyed_ranking(over: ops.Over, frame: Frame, ctx: Context, processor, extra,
     schema = over.input.schema
     keys = [to_column(p, schema).alias("__part%d" % i)
             for i, p in enumerate(window.partition_by)] or [F.lit(0).alias("__part0")]
-    output = st.StructType(
-        [st.StructField(f.name, f.data_type.spark_type(), True) for f in schema] +
-        [st.StructField("__rank", st.LongType(), False),
-         st.StructField(OP, st.ByteType(), False)])
+    output = st.StructType(schema.spark_type().fields + [
+        st.StructField("__rank", st.LongType(), False), st.StructField(OP, st.ByteType(), False)])
     if ctx.compiler is not None:
         processor = ctx.compiler.ship(processor)
     df = frame.df.select(*keys, *[quoted(n) for n in schema.names], *extra)
@@ -714,7 +712,7 @@ def _changelog_join(node: ops.Join, left: Frame, right: Frame, ctx: Context) -> 
 
     keys = _equi_keys(node)
     group = [F.col("__k%d" % i) for i in range(len(keys))] or [F.lit(0)]
-    fields = [st.StructField(f.name, f.data_type.spark_type(), True) for f in node.schema]
+    fields = node.schema.spark_type().fields
     if ctx.unbounded:
         both = _tagged_sides(node, left, right, keys, lambda frame, side: [
             (F.col(OP) if frame.updating else F.lit(INSERT)).cast("int").alias(OP)])
@@ -745,7 +743,7 @@ def _tagged_sides(node, left: Frame, right: Frame, keys, extra) -> DataFrame:
     columns and ``__side`` (0 left, 1 right)."""
     def tagged(frame: Frame, side: int, schema: Schema, other: Schema) -> DataFrame:
         own = F.struct(*[quoted(n) for n in schema.names])
-        empty = F.lit(None).cast(_struct_type(other))
+        empty = F.lit(None).cast(other.spark_type())
         return frame.df.select(
             *[quoted(pair[side].name).alias("__k%d" % i) for i, pair in enumerate(keys)],
             (own if side == 0 else empty).alias("__l"),
@@ -767,10 +765,9 @@ def _time_bounded_join(node: ops.Join, ctx: Context) -> Frame:
     if left.updating or right.updating:
         raise UnsupportedFeatureError("an interval or window join of an updating table")
     both = ops.Join(schema=_join_schema(node), left=node.left, right=node.right, kind=node.kind)
-    terms = [_time_bound(t) for t in conjuncts(node.condition)]
-    terms = [to_column(t, both.schema) if c is None else c
-             for t, c in zip(conjuncts(node.condition), terms)]
-    condition = functools.reduce(Column.__and__, terms)
+    condition = functools.reduce(Column.__and__, [
+        bound if (bound := _time_bound(t)) is not None else to_column(t, both.schema)
+        for t in conjuncts(node.condition)])
     left_df, right_df = left.df, right.df
     if ctx.changelog:
         left_df = left_df.withColumnRenamed(SEQ, "__left_seq")
@@ -843,11 +840,6 @@ def _equi_keys(node) -> List[Tuple[ex.Column, ex.Column]]:
     return keys
 
 
-def _struct_type(schema: Schema) -> st.StructType:
-    return st.StructType([st.StructField(f.name, f.data_type.spark_type(), True)
-                          for f in schema])
-
-
 def _temporal_join(node: ops.TemporalJoin, ctx: Context) -> Frame:
     """A lookup join (``_lookup_join``), or an event-time temporal join: each left row with
     the right row of equal key whose version (rowtime) is the latest at the left row's
@@ -896,20 +888,15 @@ def _temporal_join_stream(node: ops.TemporalJoin, left: Frame, right: Frame,
     both = _tagged_sides(node, left, right, keys, lambda frame, side: [
         F.unix_millis(quoted(times[side]).cast("timestamp")).alias("__t"),
         (F.col(OP) if frame.updating else F.lit(INSERT)).cast("int").alias(OP)])
-    right_names = ["__r%d" % i for i in range(len(node.right.schema))]
-    output = st.StructType(
-        [st.StructField(f.name, f.data_type.spark_type(), True) for f in node.left.schema] +
-        [st.StructField(n, f.data_type.spark_type(), True)
-         for n, f in zip(right_names, node.right.schema)] +
-        [st.StructField(OP, st.ByteType(), False)])
+    output = st.StructType(node.schema.spark_type().fields +
+                           [st.StructField(OP, st.ByteType(), False)])
     processor = TemporalJoinState(node.left.schema.names, node.right.schema.names,
-                                  outer=node.kind == "left")
+                                  list(node.schema.names), outer=node.kind == "left")
     if ctx.compiler is not None:
         processor = ctx.compiler.ship(processor)
     group = [F.col("__k%d" % i) for i in range(len(keys))]
     df = both.groupBy(*group).transformWithState(processor, output, "Append", "EventTime")
-    names = list(node.left.schema.names) + right_names
-    return Frame(df.select(*[quoted(n).alias(f.name) for n, f in zip(names, node.schema)]))
+    return Frame(df.select(*[quoted(n) for n in node.schema.names]))
 
 
 def _lookup_join(node: ops.TemporalJoin, ctx: Context) -> Frame:
@@ -1032,21 +1019,14 @@ def _match_recognize(node: ops.MatchRecognize, ctx: Context) -> Frame:
     """MATCH_RECOGNIZE over a bounded table: each partition's rows, in time order, through
     ``runtime.matching.Matcher`` (one Python pass per partition, ``applyInArrow``); the
     matches are append-only, each at the arrival of its last row."""
-    from pyspark.sql.pandas.types import to_arrow_schema
-
-    from pystream.runtime.matching import Matcher
-
     frame = translate(node.input, ctx)
     if frame.updating:
         raise UnsupportedFeatureError("MATCH_RECOGNIZE over an updating table")
     if ctx.unbounded:
         return _match_recognize_stream(node, frame, ctx)
-    output = st.StructType(
-        [st.StructField(f.name, f.data_type.spark_type(), True) for f in node.schema] +
-        ([st.StructField(SEQ, st.LongType(), False)] if ctx.changelog else []))
-    run = Matcher(node.pattern, dict(node.define), [a.expr for a in node.measures],
-                  node.partition_by, node.order_by[0].expr.name, node.after, node.within_ms,
-                  to_arrow_schema(output), SEQ if ctx.changelog else None)
+    output = st.StructType(node.schema.spark_type().fields +
+                           ([st.StructField(SEQ, st.LongType(), False)] if ctx.changelog else []))
+    run = _matcher(node, output, SEQ if ctx.changelog else None)
     df = frame.df.select(*[quoted(n) for n in node.input.schema.names],
                          *[F.col(c) for c in frame.system_columns(ctx)],
                          F.lit(0).alias("__all"))
@@ -1054,21 +1034,26 @@ def _match_recognize(node: ops.MatchRecognize, ctx: Context) -> Frame:
     return Frame(df.groupBy(*keys).applyInArrow(lambda table: run(table), output))
 
 
+def _matcher(node: ops.MatchRecognize, output: st.StructType, seq: Optional[str]):
+    """The ``runtime.matching.Matcher`` of ``node``, writing rows of ``output``."""
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    from pystream.runtime.matching import Matcher
+
+    return Matcher(node.pattern, dict(node.define), [a.expr for a in node.measures],
+                   node.partition_by, node.order_by[0].expr.name, node.after, node.within_ms,
+                   to_arrow_schema(output), seq)
+
+
 def _match_recognize_stream(node: ops.MatchRecognize, frame: Frame, ctx: Context) -> Frame:
     """MATCH_RECOGNIZE over an unbounded table: each partition's rows in Spark's state store
     until the watermark passes them (``runtime.matching.MatchState``, event time), then
     matched in time order as over a bounded table."""
-    from pyspark.sql.pandas.types import to_arrow_schema
+    from pystream.runtime.matching import MatchState
 
-    from pystream.runtime.matching import Matcher, MatchState
-
-    output = st.StructType([st.StructField(f.name, f.data_type.spark_type(), True)
-                            for f in node.schema])
+    output = node.schema.spark_type()
     names = list(node.input.schema.names)
-    matcher = Matcher(node.pattern, dict(node.define), [a.expr for a in node.measures],
-                      node.partition_by, node.order_by[0].expr.name, node.after,
-                      node.within_ms, to_arrow_schema(output))
-    processor = MatchState(matcher, names)
+    processor = MatchState(_matcher(node, output, None), names)
     if ctx.compiler is not None:
         processor = ctx.compiler.ship(processor)
     keys = [quoted(k).alias("__part%d" % i) for i, k in enumerate(node.partition_by)] or \

@@ -125,13 +125,6 @@ def _read_datagen(node: ops.ConnectorScan, spark, streaming: bool) -> DataFrame:
 
 # -- filesystem ------------------------------------------------------------------------------
 
-def _spark_schema(schema: Schema):
-    from pyspark.sql import types as st
-
-    return st.StructType([st.StructField(f.name, f.data_type.spark_type(), True)
-                          for f in schema])
-
-
 def _read_filesystem(node: ops.ConnectorScan, spark, streaming: bool) -> DataFrame:
     options = node.options
     path = options.get("path")
@@ -143,7 +136,7 @@ def _read_filesystem(node: ops.ConnectorScan, spark, streaming: bool) -> DataFra
     monitored = streaming and not node.bounded  # 'source.monitor-interval': new files too
     reader = (spark.readStream if monitored else spark.read)
     if fmt in ("csv", "json"):
-        reader = reader.schema(with_corrupt_column(_spark_schema(physical))) \
+        reader = reader.schema(with_corrupt_column(physical.spark_type())) \
             .options(timestampFormat="yyyy-MM-dd HH:mm:ss[.SSSSSSSSS]", **PARSER_OPTIONS)
         if fmt == "csv":
             df = reader.options(sep=options.get("csv.field-delimiter", ","),
@@ -159,7 +152,7 @@ def _read_filesystem(node: ops.ConnectorScan, spark, streaming: bool) -> DataFra
     elif fmt == "raw":
         df = reader.text(path).withColumnRenamed("value", node.physical.names[0])
     elif fmt in ("parquet", "orc", "avro"):
-        df = reader.schema(_spark_schema(physical)).format(fmt).load(path)
+        df = reader.schema(physical.spark_type()).format(fmt).load(path)
     else:
         raise ValidationException("Could not find any format factory for identifier '%s' in "
                                   "the classpath." % fmt)

@@ -62,6 +62,13 @@ class Schema:
     def rowtime(self) -> Optional[Field]:
         return next((f for f in self.fields if f.time == "rowtime"), None)
 
+    def spark_type(self):
+        """A Spark struct of these fields, each nullable (rows as Spark holds them)."""
+        from pyspark.sql import types as st
+
+        return st.StructType([st.StructField(f.name, f.data_type.spark_type(), True)
+                              for f in self.fields])
+
     def without_time_attributes(self) -> "Schema":
         return Schema(tuple(replace(f, time=None) for f in self.fields))
 

@@ -135,15 +135,16 @@ class TemporalJoinState(StatefulProcessor):
     -D version matches nothing), or NULLs in a LEFT join. Versions older than the one the
     watermark has reached are dropped."""
 
-    def __init__(self, left_fields: Sequence[str], right_fields: Sequence[str], outer: bool):
+    def __init__(self, left_fields: Sequence[str], right_fields: Sequence[str],
+                 names: Sequence[str], outer: bool):
         self.fields = {LEFT: list(left_fields), RIGHT: list(right_fields)}
+        self.names = list(names)  # the join's fields: the left's, then the right's
         self.outer = outer
 
     def init(self, handle: StatefulProcessorHandle) -> None:
         self._handle = handle
         self._state = handle.getValueState("temporal", "blob binary")
-        self._row = SparkRow(*self.fields[LEFT], *["__r%d" % i for i in range(
-            len(self.fields[RIGHT]))], "__op")
+        self._row = SparkRow(*self.names, "__op")
 
     def _load(self):
         stored = self._state.get()

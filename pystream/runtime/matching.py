@@ -23,7 +23,6 @@ comparisons and logic with SQL's NULLs.
 """
 from __future__ import annotations
 
-import calendar
 import operator
 import pickle
 from decimal import Decimal
@@ -33,6 +32,7 @@ from pyspark.sql import Row as SparkRow
 from pyspark.sql.streaming import StatefulProcessor, StatefulProcessorHandle
 
 from pystream.relational import expressions as ex
+from pystream.runtime.records import epoch_millis
 
 ALL_ROWS = "*"  # the variable that stands for every row of the match
 PENDING = "pending"  # an attempt the rows ended in
@@ -101,9 +101,10 @@ class Matcher:
         end of time)."""
         state: Tuple[int, int] = (0, 0)  # pattern element, rows it has taken
         mapped: List[Tuple[int, str]] = []
+        began = epoch_millis(rows[start][self.time_field])
         for j in range(start, len(rows)):
-            if self.within_ms is not None and _millis(rows[j][self.time_field]) - _millis(
-                    rows[start][self.time_field]) >= self.within_ms:
+            if self.within_ms is not None and \
+                    epoch_millis(rows[j][self.time_field]) - began >= self.within_ms:
                 return None
             step = self._advance(state[0], state[1], rows, j, mapped)
             if step is None:
@@ -115,8 +116,7 @@ class Matcher:
                 return mapped
         if self.within_ms is None:
             return PENDING
-        expired = watermark is None or watermark - _millis(
-            rows[start][self.time_field]) >= self.within_ms
+        expired = watermark is None or watermark - began >= self.within_ms
         return None if expired else PENDING
 
     def _advance(self, element: int, count: int, rows, j: int, mapped
@@ -244,16 +244,6 @@ def _divide(a, b):
     return a / b
 
 
-def _millis(value) -> float:
-    """An event time in epoch milliseconds (a TIMESTAMP's fields read as UTC, Spark's
-    session time zone here)."""
-    if hasattr(value, "timestamp"):
-        if value.tzinfo is None:
-            return calendar.timegm(value.timetuple()) * 1000 + value.microsecond / 1000
-        return value.timestamp() * 1000
-    return float(value)
-
-
 class MatchState(StatefulProcessor):
     """``groupBy(partition keys).transformWithState(MatchState(matcher), "EventTime")``:
     MATCH_RECOGNIZE over an unbounded table. A partition's rows wait in Spark's state store
@@ -279,7 +269,7 @@ class MatchState(StatefulProcessor):
         for row in rows:
             values = {f: row[f] for f in self.fields}
             waiting.append(values)
-            self._handle.registerTimer(int(_millis(values[self.matcher.time_field])))
+            self._handle.registerTimer(int(epoch_millis(values[self.matcher.time_field])))
         self._state.update((pickle.dumps(waiting),))
         return iter(())
 
@@ -288,7 +278,7 @@ class MatchState(StatefulProcessor):
                         expiredTimerInfo.getExpiryTimeInMs())
         time_field = self.matcher.time_field
         waiting = sorted(self._load(), key=lambda r: r[time_field])
-        ready = [r for r in waiting if _millis(r[time_field]) <= watermark]
+        ready = [r for r in waiting if epoch_millis(r[time_field]) <= watermark]
         out, start = self.matcher.matches(ready, watermark)
         self._state.update((pickle.dumps(waiting[start:]),))
         return iter([self._row(*values) for values in out])

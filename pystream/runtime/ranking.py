@@ -21,6 +21,8 @@ from typing import Iterator, List, Optional, Tuple
 from pyspark.sql import Row as SparkRow
 from pyspark.sql.streaming import StatefulProcessor, StatefulProcessorHandle
 
+from pystream.runtime.records import epoch_millis
+
 INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE = 0, 1, 2, 3
 
 
@@ -199,7 +201,7 @@ class Deduplicate(StatefulProcessor):
             values = tuple(row[f] for f in self.fields)
             if earliest is None or values[self.time_at] < earliest[self.time_at]:
                 earliest = values
-        self._handle.registerTimer(_millis(earliest[self.time_at]))
+        self._handle.registerTimer(int(epoch_millis(earliest[self.time_at])))
         self._state.update((pickle.dumps((earliest, False)),))
         yield from ()
 
@@ -218,12 +220,3 @@ class Deduplicate(StatefulProcessor):
 
     def close(self) -> None:
         pass
-
-
-def _millis(value) -> int:
-    """An event time (a datetime) in epoch milliseconds, as Spark's timers take it."""
-    import calendar
-
-    if value.tzinfo is None:  # TIMESTAMP: its fields, as Spark's session time zone (UTC)
-        return calendar.timegm(value.timetuple()) * 1000 + value.microsecond // 1000
-    return int(value.timestamp() * 1000)

@@ -8,6 +8,7 @@ columns, raising ``RecordTypeError`` for a value that does not fit the declared 
 """
 from __future__ import annotations
 
+import calendar
 import datetime
 import decimal
 import numbers
@@ -55,6 +56,16 @@ class RecordTypeError(TypeError):
 def is_missing(value: Any) -> bool:
     """A null as pandas hands it over: None, or NaN in a float column."""
     return value is None or (isinstance(value, float) and value != value)
+
+def epoch_millis(value) -> float:
+    """An event time (a datetime, or a number of milliseconds) in epoch milliseconds; a
+    TIMESTAMP's naive fields are read as UTC (Spark's session time zone in pystream's jobs)."""
+    if isinstance(value, datetime.datetime):
+        if value.tzinfo is None:
+            return calendar.timegm(value.timetuple()) * 1000 + value.microsecond / 1000
+        return value.timestamp() * 1000
+    return float(value)
+
 
 def _short_repr(value, limit: int = 200) -> str:
     text = repr(value)
