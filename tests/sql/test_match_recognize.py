@@ -78,3 +78,34 @@ def test_match_recognize_over_an_unbounded_table_matches_as_the_watermark_passes
     expected = sorted(tuple(c[:19] if c.startswith("2024") else c for c in r)
                       for r in recorded_changes(program)[0])
     assert sorted(tuple(str(v) for v in r) for r in _take(result, 3)) == expected
+
+
+def test_rows_behind_the_watermark_are_dropped_as_flinks_cep_drops_them(tmp_path):
+    """A V that arrives after the watermark passed its rows matches nothing; the same V on
+    time does (Flink's CEP operator drops a row older than its last watermark)."""
+    def v_shape(hour: int) -> str:
+        return "".join("ACME,%d,1,2024-04-01 %02d:00:%02d\n" % (p, hour, s)
+                       for s, p in enumerate((50, 40, 35, 45)))
+
+    (tmp_path / "part-0.csv").write_text(v_shape(10) + "ACME,1,1,2024-04-01 10:30:00\n")
+    t_env = _env()
+    t_env.execute_sql("""CREATE TABLE ticker (symbol STRING, price BIGINT, tax BIGINT,
+        rowtime TIMESTAMP(3), WATERMARK FOR rowtime AS rowtime - INTERVAL '1' SECOND)
+        WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv',
+        'source.monitor-interval' = '1 s')""" % tmp_path)
+    result = t_env.execute_sql("""SELECT * FROM ticker MATCH_RECOGNIZE (
+        PARTITION BY symbol ORDER BY rowtime
+        MEASURES START_ROW.rowtime AS start_tstamp ONE ROW PER MATCH
+        AFTER MATCH SKIP PAST LAST ROW PATTERN (START_ROW DOWN{2} UP)
+        DEFINE DOWN AS DOWN.price < 45, UP AS UP.price > 44) MR""")
+    starts = []
+    with result.collect() as rows:
+        for row in rows:
+            starts.append(str(row[1]))
+            if len(starts) == 1:  # the watermark is at 10:29:59: a V at 09:00 is late
+                (tmp_path / "part-1.csv").write_text(v_shape(9))
+                (tmp_path / "part-2.csv").write_text(v_shape(11) +
+                                                     "ACME,1,1,2024-04-01 12:00:00\n")
+            if len(starts) == 2:
+                break
+    assert starts == ["2024-04-01 10:00:00", "2024-04-01 11:00:00"]

@@ -5,6 +5,7 @@ row without a match once the watermark has passed its interval or window); event
 temporal joins and regular joins in Spark's state store."""
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from tests.connectors.test_kafka_tables import _env, _take
@@ -99,6 +100,41 @@ def test_a_window_join_of_unbounded_tables_emits_each_window_once_it_closes(tmp_
     expected = sorted(tuple(c[:19] if c.startswith("20") else c for c in r)
                       for r in recorded_changes(program)[1])
     assert _printed(_take(result, 5)) == expected
+
+
+def test_a_window_join_drops_rows_behind_the_watermark(tmp_path):
+    """Rows for a window the watermark has passed join nothing (Flink's window join drops
+    them as late); rows for a later window still do."""
+    t_env = _env()
+    for name in ("lefts", "rights"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "part-0.csv").write_text("2020-04-15 12:02:00,1,%s1\n" % name)
+        t_env.execute_sql("""CREATE TABLE %s (row_time TIMESTAMP(3), num INT, id STRING,
+            WATERMARK FOR row_time AS row_time - INTERVAL '1' SECOND) WITH (
+            'connector' = 'filesystem', 'path' = '%s', 'format' = 'csv',
+            'source.monitor-interval' = '1 s')""" % (name, tmp_path / name))
+    result = t_env.execute_sql("""SELECT L.id AS L_id, R.id AS R_id
+        FROM (SELECT * FROM TABLE(TUMBLE(TABLE lefts, DESCRIPTOR(row_time),
+                                         INTERVAL '5' MINUTES))) L
+        JOIN (SELECT * FROM TABLE(TUMBLE(TABLE rights, DESCRIPTOR(row_time),
+                                         INTERVAL '5' MINUTES))) R
+        ON L.num = R.num AND L.window_start = R.window_start
+        AND L.window_end = R.window_end""")
+    joined = []
+    with result.collect() as rows:
+        for row in rows:
+            joined.append(tuple(row))
+            if len(joined) == 1:  # the watermarks are at 12:01:59 now; then at 13:00
+                for name in ("lefts", "rights"):
+                    (tmp_path / name / "part-1.csv").write_text(
+                        "2020-04-15 13:00:00,9,%s9\n" % name)
+                time.sleep(3)
+                for name in ("lefts", "rights"):
+                    (tmp_path / name / "part-2.csv").write_text(
+                        "2020-04-15 12:03:00,2,late\n2020-04-15 14:00:00,3,%s3\n" % name)
+            if ("lefts3", "rights3") in joined:
+                break
+    assert joined == [("lefts1", "rights1"), ("lefts9", "rights9"), ("lefts3", "rights3")]
 
 
 def test_a_temporal_join_of_unbounded_tables_joins_each_order_once_the_watermark_passes(
