@@ -305,9 +305,7 @@ def _ranked(over: ops.Over, n: int, ctx: Context, with_rank: bool) -> Frame:
         return _deduplicated_stream(over, ctx) if ctx.unbounded else _deduplicated(over, ctx)
     times = [schema.field(o.expr.name).time for o in window.order_by
              if isinstance(o.expr, ex.Column)]
-    if "rowtime" in times:
-        raise UnsupportedFeatureError("Top-N on an event-time attribute in STREAMING mode")
-    if "proctime" in times:
+    if "proctime" in times:  # an event-time attribute ranks as any timestamp
         raise UnsupportedFeatureError("Top-N on a processing-time attribute in STREAMING mode")
     return _top_n(over, n, ctx, with_rank)
 

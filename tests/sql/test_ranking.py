@@ -23,7 +23,6 @@ def t_env():
 
 @pytest.mark.parametrize(("order", "rank", "what"), [
     ("pt", "<= 2", "Top-N on a processing-time attribute in STREAMING mode"),
-    ("ts", "<= 2", "Top-N on an event-time attribute in STREAMING mode"),
     ("id DESC", "> 1", "ROW_NUMBER OVER a window in STREAMING mode other than Top-N"),
 ])
 def test_what_streaming_ranking_does_not_do_yet_is_named(t_env, order, rank, what):
