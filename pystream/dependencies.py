@@ -299,6 +299,35 @@ def requirements_zip(requirements: str, offline_dir: Optional[str] = None) -> st
 
 
 # ---------------------------------------------------------------------------------------------
+# declaring them (the environments' methods: StreamExecutionEnvironment, TableEnvironment)
+
+
+def add_python_file(configuration, file_path: str) -> None:
+    """Add a Python file, directory or archive of modules to ``python.files``."""
+    path = check_local(file_path, "add_python_file")
+    old = configuration.get_string(PYTHON_FILES, None)
+    configuration.set_string(PYTHON_FILES, path if not old else old + "," + path)
+
+
+def set_python_requirements(configuration, requirements_file_path: str,
+                            requirements_cache_dir: Optional[str] = None) -> None:
+    """Set ``python.requirements`` (``requirements.txt#cache_dir``)."""
+    value = check_local(requirements_file_path, "set_python_requirements")
+    if requirements_cache_dir is not None:
+        value += "#" + check_local(requirements_cache_dir, "set_python_requirements")
+    configuration.set_string(PYTHON_REQUIREMENTS, value)
+
+
+def add_python_archive(configuration, archive_path: str, target_dir: Optional[str] = None):
+    """Add an archive (``path#target_dir``) to ``python.archives``."""
+    value = check_local(archive_path, "add_python_archive")
+    if target_dir is not None:
+        value += "#" + target_dir
+    old = configuration.get_string(PYTHON_ARCHIVES, None)
+    configuration.set_string(PYTHON_ARCHIVES, value if not old else old + "," + value)
+
+
+# ---------------------------------------------------------------------------------------------
 # applying them
 
 

@@ -35,10 +35,10 @@ def _spec(call, columns, result: T.DataType, arg_types):
     from pystream.runtime.changelog import ACCUMULATORS, AggregateSpec
 
     if isinstance(call, ex.UserCall):
-        from pystream.compiler.udfs import UserAggregate
+        from pystream.compiler.udfs import UserAggregate, shipped_evaluator
 
-        return AggregateSpec("user", tuple(columns),
-                             function=UserAggregate(call.function, list(arg_types), result))
+        function = shipped_evaluator(UserAggregate(call.function, list(arg_types), result))
+        return AggregateSpec("user", tuple(columns), function=function)
     name = "count_star" if call.name == "count" and not call.args else call.name
     if name not in ACCUMULATORS or len(call.args) > 1:
         raise UnsupportedFeatureError(

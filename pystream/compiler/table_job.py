@@ -21,6 +21,7 @@ from pystream.compiler import table_connectors
 from pystream.compiler.bad_records import explained
 from pystream.compiler.expressions import quoted
 from pystream.compiler.relational import OP, SEQ, SUB, Context, Frame, translate
+from pystream.compiler.udfs import FunctionOptions, function_options
 from pystream.errors import JobExecutionError
 from pystream.plan import JobSettings, plan
 from pystream.plan.planner import streams_of
@@ -95,6 +96,15 @@ class TableJob:
                            bundle_size=bundle, state_ttl_ms=self._state_ttl_ms())
         return Context(spark=spark, changelog=self.streaming, bundle_size=bundle)
 
+    def _prepared_function_options(self) -> FunctionOptions:
+        """What the job's user functions are told (job parameters, async options), with the
+        Python dependencies they travel with (``add_python_file``, ``set_python_requirements``,
+        ``add_python_archive``, ``python.*`` keys; requirements installed now)."""
+        from pystream.dependencies import job_dependencies, prepare
+
+        bundle = prepare(job_dependencies(self.config.get_configuration()))
+        return FunctionOptions.of(self.config.to_map(), bundle)
+
     def _state_ttl_ms(self) -> Optional[int]:
         """``table.exec.state.ttl``: how long a key's state lives after its last change
         (None, or 0 as in Flink: for ever)."""
@@ -114,7 +124,8 @@ class TableJob:
         if compiler is None and self.is_unbounded(rel):
             return self._unbounded_plan(rel)
         ctx = self._context(compiler)
-        frame: Frame = translate(rel, ctx)
+        with function_options(self._prepared_function_options()):
+            frame: Frame = translate(rel, ctx)
         if ctx.unbounded:
             names = [quoted(n) for n in rel.schema.names]
             return frame.df.select(*names, *([F.col(OP)] if frame.updating else [])), \
@@ -318,7 +329,8 @@ class TableJob:
         deletion)."""
         from pyspark.sql import Window
 
-        frame = translate(rel, self._context())
+        with function_options(self._prepared_function_options()):
+            frame = translate(rel, self._context())
         updating, df = frame.updating, frame.df
         if updating and not _takes_changelog(target.options, primary_key):
             raise TableException(

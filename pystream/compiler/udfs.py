@@ -1,18 +1,100 @@
 """User-defined scalar functions -> Spark Python UDFs (Arrow-batched; pandas ones as
-``pandas_udf``). Values cross as PyFlink hands them to Python: a ROW argument is a ``Row``,
-a TIMESTAMP a ``datetime``; a failing function names itself, its line and the row."""
+``pandas_udf``; async ones as ``pandas_udf`` running a batch's calls at once). Values cross
+as PyFlink hands them to Python: a ROW argument is a ``Row``, a TIMESTAMP a ``datetime``; a
+failing function names itself, its line and the row.
+
+What a job's configuration tells its functions (``FunctionOptions``: job parameters, the
+async options) is fixed while a job's plan is translated (``with function_options(...)``),
+and travels to the workers inside each function's evaluator."""
 from __future__ import annotations
 
-from typing import Any, List
+import contextlib
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterator, List, Optional
 
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 
+from pystream.runtime.dependencies import Bundle, shipped
 from pystream.runtime.records import is_missing
 from pystream.table.types import DataType, RowType
-from pystream.table.udf import FunctionContext, UserDefinedFunction, python_callable
+from pystream.table.udf import FunctionContext, UserDefinedFunction, is_async, python_callable
 
-__all__ = ["scalar_udf_column", "table_udf_column"]
+__all__ = ["FunctionOptions", "function_options", "scalar_udf_column", "table_udf_column"]
+
+
+@dataclass(frozen=True)
+class FunctionOptions:
+    """A job's settings for its user functions: what ``FunctionContext.get_job_parameter``
+    reads (``pipeline.global-job-parameters``, ``k1:v1,k2:v2``; not the table config's
+    other keys, as in PyFlink), and the ``table.exec.async-scalar.*`` options (Flink's
+    defaults)."""
+
+    job_parameters: Dict[str, str] = field(default_factory=dict)
+    async_capacity: int = 10  # max-concurrent-operations (buffer-capacity before 2.x)
+    async_timeout_s: float = 180.0
+    async_retries: int = 3  # max-attempts (retries after the first call); 0: NO_RETRY
+    async_retry_delay_s: float = 0.1
+
+    parallelism: Optional[int] = None  # the job's parallelism.default, if set
+    bundle: Optional[Bundle] = None  # the job's Python dependencies, prepared
+
+    def ship(self, evaluator):
+        """``evaluator`` as sent to Spark's Python workers: the job's dependencies are
+        installed there before the user's function is unpickled."""
+        return shipped(evaluator, self.bundle)
+
+    def context(self, task_name: str) -> FunctionContext:
+        """The ``FunctionContext`` of a function's ``open`` in a Spark task."""
+        from pyspark import TaskContext
+
+        task = TaskContext.get()
+        index = task.partitionId() if task is not None else 0
+        parallelism = self.parallelism or index + 1
+        return FunctionContext(
+            None, self.job_parameters, task_name,
+            "%s (%d/%d)" % (task_name, index + 1, parallelism), parallelism, 128, index,
+            task.attemptNumber() if task is not None else 0)
+
+    @staticmethod
+    def of(config: Dict[str, str], bundle: Optional[Bundle] = None) -> "FunctionOptions":
+        """The options of a table config's keys and values (and the dependencies' bundle)."""
+        from pystream.datastream.checkpoint_config import duration_millis
+
+        parameters = {}
+        for pair in (config.get("pipeline.global-job-parameters") or "").split(","):
+            key, _, value = pair.partition(":")
+            if key.strip():
+                parameters[key.strip()] = value.strip()
+
+        def option(name: str, default: str) -> str:
+            return str(config.get("table.exec.async-scalar." + name) or default)
+
+        capacity = config.get("table.exec.async-scalar.max-concurrent-operations") or \
+            config.get("table.exec.async-scalar.buffer-capacity") or "10"
+        retrying = option("retry-strategy", "FIXED_DELAY").upper() != "NO_RETRY"
+        return FunctionOptions(
+            job_parameters=parameters, async_capacity=max(1, int(capacity)),
+            async_timeout_s=duration_millis(option("timeout", "3 min")) / 1000,
+            async_retries=int(option("max-attempts", "3")) if retrying else 0,
+            async_retry_delay_s=duration_millis(option("retry-delay", "100 ms")) / 1000,
+            parallelism=int(config["parallelism.default"]) if config.get(
+                "parallelism.default") else None, bundle=bundle)
+
+
+_OPTIONS: ContextVar[Optional[FunctionOptions]] = ContextVar("function options",
+                                                             default=None)
+
+
+@contextlib.contextmanager
+def function_options(options: FunctionOptions) -> Iterator[None]:
+    """Translate a job's plan with ``options`` for the user functions it calls."""
+    token = _OPTIONS.set(options)
+    try:
+        yield
+    finally:
+        _OPTIONS.reset(token)
 
 
 class ScalarEvaluator:
@@ -24,11 +106,12 @@ class ScalarEvaluator:
         self.label = wrapper.label
         self.arg_types = arg_types
         self.result_type = result_type
+        self.options = _OPTIONS.get() or FunctionOptions()
         self._opened = False
 
     def _open(self) -> None:
         if isinstance(self.function, UserDefinedFunction):
-            self.function.open(FunctionContext())
+            self.function.open(self.options.context(self.label))
         self._call = python_callable(self.function)
         self._opened = True
 
@@ -63,6 +146,64 @@ class PandasEvaluator(ScalarEvaluator):
         return result
 
 
+class AsyncEvaluator(ScalarEvaluator):
+    """An async function over a batch of rows (an ``arrow_udf``): up to ``async_capacity``
+    calls in flight on one event loop, each retried ``async_retries`` times after
+    ``async_retry_delay_s`` when it raises, all within ``async_timeout_s``; the results in
+    the rows' order. A call that still fails fails the job, naming its row."""
+
+    def __call__(self, *arrays):
+        import asyncio
+
+        import pyarrow as pa
+        from pyspark.sql.pandas.types import to_arrow_type
+
+        if not self._opened:
+            self._open()
+        rows = [[_argument(t, v) for t, v in zip(self.arg_types, values)]
+                for values in zip(*[a.to_pylist() for a in arrays])]
+        results = asyncio.run(self._all(rows))
+        return pa.array([self.result_type.spark_value(r) for r in results],
+                        type=to_arrow_type(self.result_type.spark_type()))
+
+    async def _all(self, rows: List[list]) -> list:
+        import asyncio
+
+        slots = asyncio.Semaphore(self.options.async_capacity)
+
+        async def one(args: list):
+            async with slots:
+                return await self._with_retries(args)
+
+        return await asyncio.gather(*[one(args) for args in rows])
+
+    async def _with_retries(self, args: list):
+        import asyncio
+
+        from pystream.runtime.errors import operator_failure
+
+        options = self.options
+        attempts = 1 + options.async_retries
+
+        async def attempt():
+            for number in range(1, attempts + 1):
+                try:
+                    return await self._call(*args)
+                except Exception:  # retried, then the user's error
+                    if number == attempts:
+                        raise
+                    await asyncio.sleep(options.async_retry_delay_s)
+
+        try:
+            return await asyncio.wait_for(attempt(), options.async_timeout_s)
+        except asyncio.TimeoutError:
+            error = TimeoutError("Async function call has timed out after %g s"
+                                 % options.async_timeout_s)
+            raise operator_failure(error, self.label, tuple(args)) from None
+        except Exception as e:  # noqa: BLE001 - the user's error, reported with its row
+            raise operator_failure(e, self.label, tuple(args)) from None
+
+
 class TableEvaluator(ScalarEvaluator):
     """Calls a table function on one row's values: the rows it yields, as a list of tuples
     (a single value yielded is a one-field row)."""
@@ -92,7 +233,7 @@ class UserAggregate(ScalarEvaluator):
 
     def _open(self) -> None:
         if isinstance(self.function, UserDefinedFunction):
-            self.function.open(FunctionContext())
+            self.function.open(self.options.context(self.label))
         self._opened = True
 
     def create(self):
@@ -143,6 +284,11 @@ class UserAggregate(ScalarEvaluator):
         return self.value(acc)
 
 
+def shipped_evaluator(evaluator: ScalarEvaluator):
+    """An evaluator as sent to the workers, with its job's Python dependencies."""
+    return evaluator.options.ship(evaluator)
+
+
 def aggregate_udf_column(wrapper, args: List[Column], arg_types: List[DataType]) -> Column:
     """The grouped-aggregate pandas UDF running ``wrapper``'s aggregate function."""
     import warnings
@@ -151,7 +297,8 @@ def aggregate_udf_column(wrapper, args: List[Column], arg_types: List[DataType])
 
     with warnings.catch_warnings():  # the function type, not type hints: PySpark's warning
         warnings.simplefilter("ignore")
-        run = F.pandas_udf(UserAggregate(wrapper, arg_types, wrapper.result_type),
+        run = F.pandas_udf(shipped_evaluator(UserAggregate(wrapper, arg_types,
+                                                           wrapper.result_type)),
                            wrapper.result_type.spark_type(), PandasUDFType.GROUPED_AGG)
     return run(*args)
 
@@ -176,19 +323,23 @@ def table_udf_column(wrapper, args: List[Column], arg_types: List[DataType]) -> 
     from pyspark.sql import types as st
 
     row = wrapper.result_type
-    run = F.udf(TableEvaluator(wrapper, arg_types, row), st.ArrayType(row.spark_type()),
-                useArrow=True)
+    run = F.udf(shipped_evaluator(TableEvaluator(wrapper, arg_types, row)),
+                st.ArrayType(row.spark_type()), useArrow=True)
     return run(*args)
 
 
 def scalar_udf_column(wrapper, args: List[Column], arg_types: List[DataType]) -> Column:
     """The Spark column calling ``wrapper``'s function on ``args``."""
     result = wrapper.result_type
-    if wrapper.func_type == "pandas":
-        run = F.pandas_udf(PandasEvaluator(wrapper, arg_types, result), result.spark_type())
+    if is_async(wrapper.function):
+        run = F.arrow_udf(shipped_evaluator(AsyncEvaluator(wrapper, arg_types, result)),
+                          result.spark_type())
+    elif wrapper.func_type == "pandas":
+        run = F.pandas_udf(shipped_evaluator(PandasEvaluator(wrapper, arg_types, result)),
+                           result.spark_type())
     else:
-        run = F.udf(ScalarEvaluator(wrapper, arg_types, result), result.spark_type(),
-                    useArrow=True)
+        run = F.udf(shipped_evaluator(ScalarEvaluator(wrapper, arg_types, result)),
+                    result.spark_type(), useArrow=True)
     if not wrapper._deterministic:
         run = run.asNondeterministic()
     return run(*args)

@@ -232,34 +232,26 @@ class StreamExecutionEnvironment:
 
         >>> env.add_python_file("my_udfs.py")                          # doctest: +SKIP
         """
-        from pystream.dependencies import PYTHON_FILES, check_local
+        from pystream.dependencies import add_python_file
 
-        path = check_local(file_path, "add_python_file")
-        old = self._configuration.get_string(PYTHON_FILES, None)
-        self._configuration.set_string(PYTHON_FILES, path if not old else old + "," + path)
+        add_python_file(self._configuration, file_path)
 
     def set_python_requirements(self, requirements_file_path: str,
                                 requirements_cache_dir: Optional[str] = None) -> None:
         """Install the packages of a requirements.txt for the workers (pip, on the client,
         once per content; offline from ``requirements_cache_dir`` if given)."""
-        from pystream.dependencies import PYTHON_REQUIREMENTS, check_local
+        from pystream.dependencies import set_python_requirements
 
-        value = check_local(requirements_file_path, "set_python_requirements")
-        if requirements_cache_dir is not None:
-            value += "#" + check_local(requirements_cache_dir, "set_python_requirements")
-        self._configuration.set_string(PYTHON_REQUIREMENTS, value)
+        set_python_requirements(self._configuration, requirements_file_path,
+                                requirements_cache_dir)
 
     def add_python_archive(self, archive_path: str, target_dir: Optional[str] = None) -> None:
         """Ship an archive (zip or tar), extracted in the workers' working directory under
         ``target_dir`` (default: the archive's file name); user functions open its files by
         relative path, and ``set_python_executable`` may point into it."""
-        from pystream.dependencies import PYTHON_ARCHIVES, check_local
+        from pystream.dependencies import add_python_archive
 
-        value = check_local(archive_path, "add_python_archive")
-        if target_dir is not None:
-            value += "#" + target_dir
-        old = self._configuration.get_string(PYTHON_ARCHIVES, None)
-        self._configuration.set_string(PYTHON_ARCHIVES, value if not old else old + "," + value)
+        add_python_archive(self._configuration, archive_path, target_dir)
 
     def set_python_executable(self, python_exec: str) -> None:
         """The Python that runs user functions in Spark's workers (a path on the workers'

@@ -15,7 +15,9 @@ _EXPORTS = {
     "CloseableIterator": "table_result", "ResultKind": "result_kind",
     "TableSchema": "table_schema", "Schema": "schema", "TableDescriptor": "table_descriptor",
     "FormatDescriptor": "table_descriptor", "Expression": "expression",
-    "ExplainDetail": "explain_detail",
+    "ExplainDetail": "explain_detail", "FunctionContext": "udf", "ScalarFunction": "udf",
+    "TableFunction": "udf", "AggregateFunction": "udf", "TableAggregateFunction": "udf",
+    "AsyncScalarFunction": "udf",
 }
 
 __all__ = sorted(_EXPORTS) + ["Row", "RowKind"]

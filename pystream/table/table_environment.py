@@ -327,17 +327,27 @@ class TableEnvironment:
 
     # -- dependencies ------------------------------------------------------------------------
     def add_python_file(self, file_path: str) -> None:
-        self._config.set("python.files", ",".join(
-            p for p in (self._config.get("python.files"), file_path) if p))
+        """Ship a Python file, package directory or .zip/.whl to the workers: the job's
+        functions can import it (as ``StreamExecutionEnvironment.add_python_file``)."""
+        from pystream.dependencies import add_python_file
+
+        add_python_file(self._config.get_configuration(), file_path)
 
     def set_python_requirements(self, requirements_file_path: str,
                                 requirements_cache_dir: str | None = None) -> None:
-        self._config.set("python.requirements", requirements_file_path)
+        """Install a requirements.txt's packages for the workers (pip, on the client, once
+        per content; offline from ``requirements_cache_dir`` if given)."""
+        from pystream.dependencies import set_python_requirements
+
+        set_python_requirements(self._config.get_configuration(), requirements_file_path,
+                                requirements_cache_dir)
 
     def add_python_archive(self, archive_path: str, target_dir: str | None = None) -> None:
-        entry = archive_path if target_dir is None else "%s#%s" % (archive_path, target_dir)
-        self._config.set("python.archives", ",".join(
-            p for p in (self._config.get("python.archives"), entry) if p))
+        """Ship an archive, extracted in the workers' working directory under
+        ``target_dir`` (default: its file name)."""
+        from pystream.dependencies import add_python_archive
+
+        add_python_archive(self._config.get_configuration(), archive_path, target_dir)
 
 
 class StreamTableEnvironment(TableEnvironment):

@@ -9,9 +9,14 @@ runs only where the program wrote Python.
 >>> add_one = udf(lambda i: i + 1, result_type=DataTypes.BIGINT())
 >>> table.select(add_one(col('a')))                             # doctest: +SKIP
 
+An ``AsyncScalarFunction`` (or an ``async def``) is a scalar function whose calls wait on
+I/O: each batch of rows has many calls in flight at once, its results in the rows' order,
+with the ``table.exec.async-scalar.*`` options' capacity, timeout and retries.
+
 ``udtf`` makes a table function (``join_lateral``, ``flat_map``), run as a Spark UDF giving
-an array of rows that is exploded. Aggregate and table-aggregate functions (``udaf``,
-``udtaf``) have their PyFlink classes here; running them is not built yet and says so.
+an array of rows that is exploded; ``udaf`` an aggregate function (``group_by().select()``,
+group and over windows, SQL). Table-aggregate functions (``udtaf``) have their PyFlink
+class here; running them is not built yet and says so.
 """
 from __future__ import annotations
 
@@ -22,22 +27,57 @@ from typing import Callable, List, Optional, Union
 from pystream.errors import UnsupportedFeatureError
 from pystream.table.types import DataType, RowField, RowType
 
-__all__ = ["FunctionContext", "UserDefinedFunction", "ScalarFunction", "TableFunction",
+__all__ = ["FunctionContext", "UserDefinedFunction", "ScalarFunction", "AsyncScalarFunction",
+           "TableFunction",
            "AggregateFunction", "TableAggregateFunction", "udf", "udtf", "udaf", "udtaf",
            "UserDefinedScalarFunctionWrapper", "UserDefinedTableFunctionWrapper"]
 
 
 class FunctionContext:
-    """What ``open()`` of a user-defined function receives: the job's parameters."""
+    """What ``open()`` of a user-defined function receives: the job's global parameters
+    (``pipeline.global-job-parameters``) and where it runs (the Spark task's partition is
+    the subtask)."""
 
-    def __init__(self, job_parameters: Optional[dict] = None):
+    def __init__(self, base_metric_group=None, job_parameters: Optional[dict] = None,
+                 task_name: Optional[str] = None,
+                 task_name_with_subtasks: Optional[str] = None,
+                 number_of_parallel_subtasks: Optional[int] = None,
+                 max_number_of_parallel_subtasks: Optional[int] = None,
+                 index_of_this_subtask: Optional[int] = None,
+                 attempt_number: Optional[int] = None):
+        self._base_metric_group = base_metric_group
         self._job_parameters = dict(job_parameters or {})
+        self._task_name = task_name
+        self._task_name_with_subtasks = task_name_with_subtasks
+        self._number_of_parallel_subtasks = number_of_parallel_subtasks
+        self._max_number_of_parallel_subtasks = max_number_of_parallel_subtasks
+        self._index_of_this_subtask = index_of_this_subtask
+        self._attempt_number = attempt_number
+
+    def get_metric_group(self):
+        raise UnsupportedFeatureError("metrics in user-defined functions (not built yet)")
 
     def get_job_parameter(self, key: str, default_value: str) -> str:
         return self._job_parameters.get(key, default_value)
 
-    def get_metric_group(self):
-        raise UnsupportedFeatureError("metrics in user-defined functions (not built yet)")
+    def get_task_name(self) -> Optional[str]:
+        return self._task_name
+
+    def get_task_name_with_subtasks(self) -> Optional[str]:
+        """The task's name and ``(index + 1/parallelism)``, as ``MyTask (3/6)``."""
+        return self._task_name_with_subtasks
+
+    def get_number_of_parallel_subtasks(self) -> Optional[int]:
+        return self._number_of_parallel_subtasks
+
+    def get_max_number_of_parallel_subtasks(self) -> Optional[int]:
+        return self._max_number_of_parallel_subtasks
+
+    def get_index_of_this_subtask(self) -> Optional[int]:
+        return self._index_of_this_subtask
+
+    def get_attempt_number(self) -> Optional[int]:
+        return self._attempt_number
 
 
 class UserDefinedFunction:
@@ -59,6 +99,20 @@ class ScalarFunction(UserDefinedFunction):
 
     def eval(self, *args):
         raise NotImplementedError
+
+
+class AsyncScalarFunction(UserDefinedFunction):
+    """A scalar function whose ``eval`` is a coroutine (``async def eval(self, key)``), for
+    calls that wait on external systems: many run at once, results keep the rows' order.
+
+    >>> class Lookup(AsyncScalarFunction):
+    ...     async def eval(self, key):
+    ...         await asyncio.sleep(0.1)
+    ...         return "value_for_%s" % key
+    """
+
+    async def eval(self, *args):
+        pass
 
 
 class TableFunction(UserDefinedFunction):
@@ -130,6 +184,10 @@ class UserDefinedScalarFunctionWrapper:
 
     kind = "ScalarFunction"  # how errors name it
 
+    @property
+    def _kind(self) -> str:
+        return "AsyncScalarFunction" if is_async(self._func) else self.kind
+
     def __init__(self, func: Union[Callable, ScalarFunction], input_types, result_type,
                  func_type: str = "general", deterministic: Optional[bool] = None,
                  name: Optional[str] = None):
@@ -139,6 +197,9 @@ class UserDefinedScalarFunctionWrapper:
         if func_type not in ("general", "pandas"):
             raise ValueError("The func_type must be one of 'general, pandas', got %s."
                              % func_type)
+        if func_type == "pandas" and is_async(func):
+            raise ValueError("Async scalar functions do not support pandas func_type. Please "
+                             "use func_type='general' (default) for async functions.")
         self._func = func
         self._input_types = [_data_type(t) for t in input_types] if isinstance(
             input_types, (list, tuple)) else ([_data_type(input_types)] if input_types else None)
@@ -164,7 +225,7 @@ class UserDefinedScalarFunctionWrapper:
     @property
     def label(self) -> str:
         """How errors name it: ``ScalarFunction 'add_one' (job.py:7)``."""
-        return "%s '%s' (%s)" % (self.kind, self._name, self._defined_at)
+        return "%s '%s' (%s)" % (self._kind, self._name, self._defined_at)
 
     @property
     def function(self) -> Union[Callable, ScalarFunction]:
@@ -322,9 +383,17 @@ def udaf(f=None, input_types=None, result_type=None, accumulator_type=None,
 udtaf = _not_yet("udtaf", "table aggregate")
 
 
+def is_async(func) -> bool:
+    """Whether a scalar function's calls are coroutines (an ``AsyncScalarFunction`` or an
+    ``async def``)."""
+    return isinstance(func, AsyncScalarFunction) or inspect.iscoroutinefunction(func) or \
+        (callable(func) and inspect.iscoroutinefunction(type(func).__call__))
+
+
 def python_callable(func: Union[Callable, ScalarFunction, TableFunction]) -> Callable:
     """The plain function to call per row (a ScalarFunction's or TableFunction's ``eval``)."""
-    return func.eval if isinstance(func, (ScalarFunction, TableFunction)) else func
+    return func.eval if isinstance(func, (ScalarFunction, AsyncScalarFunction, TableFunction)) \
+        else func
 
 
 def input_types_of(wrapper: UserDefinedScalarFunctionWrapper) -> Optional[List[DataType]]:

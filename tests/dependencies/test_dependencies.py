@@ -160,3 +160,33 @@ def test_a_missing_file_is_a_clear_error(streaming_env, method, args):
     with pytest.raises(FileNotFoundError) as error:
         getattr(streaming_env, method)(*args)
     assert str(error.value) == "%s: no such file or directory: %r" % (method, args[0])
+
+
+@pytest.mark.parametrize("mode", ["batch", "streaming"])
+def test_a_table_programs_functions_import_its_python_files_and_requirements(
+        mode, tmp_path, monkeypatch):
+    """``t_env.add_python_file`` and ``set_python_requirements``: a scalar function, a table
+    function and an aggregate function (a pandas one in BATCH, the Python changelog in
+    STREAMING) import them in the workers."""
+    from pystream.table import DataTypes, EnvironmentSettings, TableEnvironment
+    from pystream.table.expressions import col
+    from pystream.table.udf import udaf, udf, udtf
+
+    monkeypatch.setenv("PYSTREAM_CACHE_DIR", str(tmp_path / "cache"))
+    settings = EnvironmentSettings.in_batch_mode() if mode == "batch" else \
+        EnvironmentSettings.in_streaming_mode()
+    t_env = TableEnvironment.create(settings)
+    t_env.add_python_file(str(write(tmp_path / "tdep_module.py", "NAME = 'tdep'\n")))
+    make_wheel(tmp_path / "wheels", "tdep_pkg", "1.0", "def triple(n):\n    return 3 * n\n")
+    t_env.set_python_requirements(str(write(tmp_path / "req.txt", "tdep_pkg==1.0\n")),
+                                  str(tmp_path / "wheels"))
+    name = udf(lambda i: __import__("tdep_module").NAME + str(i), result_type="STRING")
+    tripled = udtf(lambda i: [(__import__("tdep_pkg").triple(i),)], result_types=["BIGINT"])
+    total = udaf(lambda s: int(s.sum()) + len(__import__("tdep_module").NAME),
+                 result_type=DataTypes.BIGINT(), func_type="pandas")
+    t = t_env.from_elements([(1,), (2,)], ["i"])
+    assert sorted(tuple(r) for r in t.select(name(col("i"))).execute().collect()) == \
+        [("tdep1",), ("tdep2",)]
+    assert sorted(tuple(r) for r in t.join_lateral(tripled(col("i")).alias("t"))
+                  .select(col("t")).execute().collect()) == [(3,), (6,)]
+    assert [tuple(r) for r in t.select(total(col("i"))).execute().collect()][-1] == (7,)

@@ -68,8 +68,6 @@ NOT_YET = {
         "module and sql_operations() does not fail as on PyFlink ('function' object has no "
         "attribute 'loads'): it runs on and fails in row_operations() on "
         "count_sum.alias(...) (UserDefinedAggregateFunctionWrapper has no alias)",
-    "table__async__async_scalar_function":
-        "pystream.table.udf has no AsyncScalarFunction (ImportError; nor async def UDFs)",
     "table__pandas__pandas_udaf":
         "mean of a FLOAT column in a pandas UDAF: '+I[Bob, 28.8, ...]' where PyFlink prints "
         "'+I[Bob, 28.800001, ...]' (it hands the UDAF a float32 Series: 30.2, 53.1, 3.1)",

@@ -90,3 +90,23 @@ def test_map_gives_a_row_function_s_fields_as_columns(words):
     assert sorted(rows(mapped)) == [(10, "A"), (20, "BB"), (30, "CCC")]
     length = udf(lambda s: len(s), result_type=DataTypes.INT())
     assert sorted(rows(words.map(length(col("word"))))) == [(1,), (2,), (3,)]
+
+
+class WhereAmI(ScalarFunction):
+    def open(self, function_context):
+        self.where = "%s|%s|%d/%d|%s" % (
+            function_context.get_job_parameter("team", "?"),
+            function_context.get_task_name_with_subtasks().split(" ")[-1],
+            function_context.get_index_of_this_subtask(),
+            function_context.get_number_of_parallel_subtasks(),
+            function_context.get_attempt_number())
+
+    def eval(self, i):
+        return self.where
+
+
+def test_open_reads_the_job_parameters_and_its_subtask(t_env, words):
+    t_env.get_config().set("parallelism.default", "1")
+    t_env.get_config().set("pipeline.global-job-parameters", "team:data,x:y")
+    where = udf(WhereAmI(), result_type=DataTypes.STRING())
+    assert {r[0] for r in rows(words.select(where(col("id"))))} == {"data|(1/1)|0/1|0"}
