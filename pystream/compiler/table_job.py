@@ -90,6 +90,9 @@ class TableJob:
         zone = self.config.get("table.local-time-zone")
         if zone and zone != "default":
             spark.conf.set("spark.sql.session.timeZone", zone)
+        arrow_batch = self.config.get("python.fn-execution.arrow.batch.size")
+        if arrow_batch:  # the Arrow batches Python functions get
+            spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", str(int(arrow_batch)))
         bundle = int(self.config.get("python.fn-execution.bundle.size") or 100000)
         if compiler is not None:  # an unbounded query in a streaming DataStream job
             return Context(spark=spark, changelog=False, unbounded=True, compiler=compiler,

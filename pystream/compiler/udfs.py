@@ -110,9 +110,15 @@ class ScalarEvaluator:
         self._opened = False
 
     def _open(self) -> None:
+        from pystream.runtime.errors import operator_failure
+
         if isinstance(self.function, UserDefinedFunction):
-            self.function.open(self.options.context(self.label))
+            try:
+                self.function.open(self.options.context(self.label))
+            except Exception as e:  # noqa: BLE001 - the user's error, in open()
+                raise operator_failure(e, self.label + " open()") from None
         self._call = python_callable(self.function)
+        self._kinds = _python_kinds(self.result_type)
         self._opened = True
 
     def __call__(self, *values: Any) -> Any:
@@ -122,9 +128,18 @@ class ScalarEvaluator:
             self._open()
         args = [_argument(t, v) for t, v in zip(self.arg_types, values)]
         try:
-            return self.result_type.spark_value(self._call(*args))
+            return self.result_type.spark_value(self._fitting(self._call(*args)))
         except Exception as e:  # noqa: BLE001 - the user's error, reported with its row
             raise operator_failure(e, self.label, tuple(args)) from None
+
+    def _fitting(self, value: Any) -> Any:
+        """``value``, if it fits the declared result type (else a TypeError naming both)."""
+        kinds = self._kinds
+        if value is None or kinds is None or (isinstance(value, kinds) and not (
+                isinstance(value, bool) and bool not in kinds)):
+            return value
+        raise TypeError("value %r (of Python type %s) does not fit the declared result type "
+                        "%s" % (value, type(value).__name__, self.result_type.sql_text()))
 
 
 class PandasEvaluator(ScalarEvaluator):
@@ -143,6 +158,11 @@ class PandasEvaluator(ScalarEvaluator):
             raise operator_failure(e, self.label) from None
         if not isinstance(result, pd.Series):
             result = pd.Series([result] * len(series[0]) if series else [result])
+        elif series and len(result) != len(series[0]):
+            error = ValueError("a pandas function must return a Series of its input's length: "
+                               "it returned %d values for %d rows" % (len(result),
+                                                                      len(series[0])))
+            raise operator_failure(error, self.label) from None
         return result
 
 
@@ -232,8 +252,13 @@ class UserAggregate(ScalarEvaluator):
         self.pandas = wrapper.func_type == "pandas"
 
     def _open(self) -> None:
+        from pystream.runtime.errors import operator_failure
+
         if isinstance(self.function, UserDefinedFunction):
-            self.function.open(self.options.context(self.label))
+            try:
+                self.function.open(self.options.context(self.label))
+            except Exception as e:  # noqa: BLE001 - the user's error, in open()
+                raise operator_failure(e, self.label + " open()") from None
         self._opened = True
 
     def create(self):
@@ -301,6 +326,26 @@ def aggregate_udf_column(wrapper, args: List[Column], arg_types: List[DataType])
                                                            wrapper.result_type)),
                            wrapper.result_type.spark_type(), PandasUDFType.GROUPED_AGG)
     return run(*args)
+
+
+def _python_kinds(data_type: DataType) -> Optional[tuple]:
+    """The Python types a result of ``data_type`` may have, where Arrow would be lenient or
+    fail without naming the function (None: any)."""
+    import numbers
+
+    from pystream.table import types as T
+
+    if isinstance(data_type, (T.TinyIntType, T.SmallIntType, T.IntType, T.BigIntType)):
+        return (numbers.Integral,)
+    if isinstance(data_type, (T.FloatType, T.DoubleType)):
+        return (numbers.Real,)
+    if isinstance(data_type, (T.CharType, T.VarCharType)):
+        return (str,)
+    if isinstance(data_type, T.BooleanType):
+        import numpy
+
+        return (bool, numpy.bool_)
+    return None
 
 
 def _argument(data_type: DataType, value: Any) -> Any:

@@ -20,6 +20,7 @@ class here; running them is not built yet and says so.
 """
 from __future__ import annotations
 
+import abc
 import functools
 import inspect
 from typing import Callable, List, Optional, Union
@@ -80,7 +81,7 @@ class FunctionContext:
         return self._attempt_number
 
 
-class UserDefinedFunction:
+class UserDefinedFunction(abc.ABC):
     """Base of user-defined functions: ``open`` once per worker before the first call,
     ``close`` at the end."""
 
@@ -97,6 +98,7 @@ class UserDefinedFunction:
 class ScalarFunction(UserDefinedFunction):
     """A scalar function: ``eval(*args)`` gives one value per row."""
 
+    @abc.abstractmethod
     def eval(self, *args):
         raise NotImplementedError
 
@@ -111,6 +113,7 @@ class AsyncScalarFunction(UserDefinedFunction):
     ...         return "value_for_%s" % key
     """
 
+    @abc.abstractmethod
     async def eval(self, *args):
         pass
 
@@ -118,6 +121,7 @@ class AsyncScalarFunction(UserDefinedFunction):
 class TableFunction(UserDefinedFunction):
     """A table function: ``eval(*args)`` yields rows (``join_lateral``)."""
 
+    @abc.abstractmethod
     def eval(self, *args):
         raise NotImplementedError
 
@@ -127,12 +131,15 @@ class AggregateFunction(UserDefinedFunction):
     added to it (``accumulate``), the group's result (``get_value``). ``get_result_type`` and
     ``get_accumulator_type`` may give the types instead of ``udaf(...)``'s arguments."""
 
+    @abc.abstractmethod
     def get_value(self, accumulator):
         raise NotImplementedError
 
+    @abc.abstractmethod
     def create_accumulator(self):
         raise NotImplementedError
 
+    @abc.abstractmethod
     def accumulate(self, accumulator, *args):
         raise NotImplementedError
 
@@ -152,12 +159,15 @@ class AggregateFunction(UserDefinedFunction):
 class TableAggregateFunction(UserDefinedFunction):
     """A table aggregate function: emits rows per group."""
 
+    @abc.abstractmethod
     def emit_value(self, accumulator):
         raise NotImplementedError
 
+    @abc.abstractmethod
     def create_accumulator(self):
         raise NotImplementedError
 
+    @abc.abstractmethod
     def accumulate(self, accumulator, *args):
         raise NotImplementedError
 

@@ -17,7 +17,7 @@ from pystream.datastream import RuntimeExecutionMode, StreamExecutionEnvironment
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ["README.md", "docs/datastream.md", "docs/state-and-time.md", "docs/windows.md",
-        "docs/table.md", "docs/sql.md"]
+        "docs/table.md", "docs/sql.md", "docs/udf.md"]
 EXAMPLE = re.compile(r"```python runnable( streaming)?\n(.*?)```\n\n"
                      r"(?:(?:(?!```)[^\n]+\n)+\n)?"  # a paragraph of prose
                      r"```text\n(.*?)```", re.S)

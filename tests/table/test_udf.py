@@ -110,3 +110,16 @@ def test_open_reads_the_job_parameters_and_its_subtask(t_env, words):
     t_env.get_config().set("pipeline.global-job-parameters", "team:data,x:y")
     where = udf(WhereAmI(), result_type=DataTypes.STRING())
     assert {r[0] for r in rows(words.select(where(col("id"))))} == {"data|(1/1)|0/1|0"}
+
+
+def test_the_arrow_batch_size_is_the_batches_a_pandas_function_gets(t_env):
+    t_env.get_config().set("python.fn-execution.arrow.batch.size", "2")
+    t_env.get_config().set("parallelism.default", "1")
+    size = udf(lambda s: s * 0 + len(s), result_type=DataTypes.BIGINT(), func_type="pandas")
+    t = t_env.from_elements([(i,) for i in range(5)], ["i"])
+    try:
+        assert max(r[0] for r in rows(t.select(size(col("i"))))) == 2
+    finally:
+        from pystream.session import get_session
+
+        get_session().conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", "10000")
