@@ -18,14 +18,9 @@ outputs are not compared here: their correctness is the oracle programs'
 from __future__ import annotations
 
 import argparse
-import re
-import statistics
-import sys
-import tempfile
 from pathlib import Path
-from typing import Dict, List
 
-from bench.whole_job import environment, run_once
+from bench.whole_job import print_figures, side_by_side
 
 JOBS = Path(__file__).resolve().parent / "sql_jobs"
 JOB_TITLES = {"top_n": "Top-N (top 3 of 100 shops)",
@@ -39,26 +34,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--pyflink", help="the python of a venv with apache-flink installed")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as directory:
-        job = JOBS / ("%s.py" % args.job)
-        systems = {"pystream": [sys.executable, str(job)],
-                   "pyspark": [sys.executable, str(JOBS / ("%s_pyspark.py" % args.job))]}
-        if args.pyflink:
-            copy = Path(directory) / ("%s_pyflink.py" % args.job)
-            copy.write_text(re.sub(r"\bpystream\b", "pyflink", job.read_text()))
-            systems["pyflink"] = [args.pyflink, str(copy)]
-        times: Dict[str, List[float]] = {name: [] for name in systems}
-        for _ in range(args.repeat):
-            for name, command in systems.items():
-                seconds, _ = run_once(command + [str(args.rows)], environment(name, args))
-                times[name].append(seconds)
-    print("%s over %s rows, STREAMING, whole fresh processes, %d runs"
-          % (JOB_TITLES[args.job], "{:,}".format(args.rows), args.repeat))
-    print("| system | seconds min [median] | rows/s (best) |")
-    print("|---|---|---|")
-    for name, runs in times.items():
-        print("| %s | %.1f [%.1f] | %s |" % (name, min(runs), statistics.median(runs),
-                                            "{:,.0f}".format(args.rows / min(runs))))
+    times = side_by_side(JOBS / ("%s.py" % args.job), JOBS / ("%s_pyspark.py" % args.job),
+                         args.rows, args.repeat, args.pyflink)
+    print_figures("%s over %s rows, STREAMING, whole fresh processes, %d runs"
+                  % (JOB_TITLES[args.job], "{:,}".format(args.rows), args.repeat),
+                  args.rows, times)
 
 
 if __name__ == "__main__":

@@ -140,5 +140,50 @@ def main(argv=None) -> None:
     measure(args)
 
 
+
+def side_by_side(job: Path, pyspark_job: Path, rows: int, repeat: int,
+                 pyflink: Optional[str]) -> Dict[str, List[float]]:
+    """Seconds of each run of ``job`` (pystream), ``pyspark_job`` and, with ``pyflink`` (the
+    python of a venv with apache-flink), ``job`` with ``pystream`` renamed to ``pyflink``,
+    as whole fresh processes given ``rows``; the systems take turns, ``repeat`` times. What
+    the runs print (``result=...``) must agree."""
+    import argparse
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as directory:
+        systems = {"pystream": [sys.executable, str(job)],
+                   "pyspark": [sys.executable, str(pyspark_job)]}
+        if pyflink:
+            copy = Path(directory) / ("%s_pyflink.py" % job.stem)
+            copy.write_text(re.sub(r"\bpystream\b", "pyflink", job.read_text()))
+            systems["pyflink"] = [pyflink, str(copy)]
+        times: Dict[str, List[float]] = {name: [] for name in systems}
+        results: Dict[str, str] = {}
+        for _ in range(repeat):
+            for name, command in systems.items():
+                seconds, printed = run_once(command + [str(rows)],
+                                            environment(name, argparse.Namespace(
+                                                pyflink=pyflink)))
+                times[name].append(seconds)
+                results[name] = " ".join(w for w in printed.split()
+                                         if w.startswith("result="))
+    if len(set(results.values())) > 1:
+        raise SystemExit("the systems disagree: %s" % results)
+    return times
+
+
+def print_figures(title: str, rows: int, times: Dict[str, List[float]]) -> None:
+    """A markdown table: seconds min [median] and rows/s of the best run per system."""
+    import statistics
+
+    print(title)
+    print("| system | seconds min [median] | rows/s (best) | vs PySpark |")
+    print("|---|---|---|---|")
+    for name, runs in times.items():
+        print("| %s | %.1f [%.1f] | %s | %.2fx |" % (
+            name, min(runs), statistics.median(runs), "{:,.0f}".format(rows / min(runs)),
+            min(runs) / min(times["pyspark"])))
+
+
 if __name__ == "__main__":
     main()
