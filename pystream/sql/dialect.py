@@ -134,6 +134,30 @@ class FlinkParser(Spark.Parser):
             return self._parse_window_tvf()
         return super()._parse_table(*args, **kwargs)
 
+    def _parse_create_like(self) -> Optional[exp.LikeProperty]:
+        """``LIKE source [( {INCLUDING | EXCLUDING | OVERWRITING} {ALL | CONSTRAINTS |
+        GENERATED | METADATA | OPTIONS | PARTITIONS | WATERMARKS} ... )]``, Flink's form."""
+        parts = [self._parse_id_var(any_token=False)]
+        while self._match(TokenType.DOT):
+            parts.append(self._parse_id_var(any_token=True))
+        if parts[0] is None:
+            self.raise_error("Expected the name of the table to copy")
+        table = exp.Table(this=parts[-1], db=parts[-2] if len(parts) > 1 else None,
+                          catalog=parts[-3] if len(parts) > 2 else None)
+        options = []
+        if self._match(TokenType.L_PAREN):
+            while self._match_texts(("INCLUDING", "EXCLUDING", "OVERWRITING")):
+                strategy = self._prev.text.upper()
+                feature = self._parse_var(any_token=True)
+                if feature is None:
+                    self.raise_error("Expected ALL, CONSTRAINTS, GENERATED, METADATA, OPTIONS, "
+                                     "PARTITIONS or WATERMARKS")
+                options.append(self.expression(exp.Property(
+                    this=strategy, value=exp.var(feature.name.upper()))))
+                self._match(TokenType.COMMA)
+            self._match_r_paren()
+        return self.expression(exp.LikeProperty(this=table, expressions=options))
+
     def _parse_lateral(self) -> Optional[exp.Expr]:
         index = self._index
         if self._match(TokenType.LATERAL) and self._match(TokenType.TABLE):

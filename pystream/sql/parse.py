@@ -58,6 +58,20 @@ class CreateFunction(exp.Expression):
                  "exists": False, "language": False}
 
 
+class AlterTable(exp.Expression):
+    """``ALTER TABLE [IF EXISTS] name <action> <rest>``: the action (``RENAME TO``, ``SET``,
+    ``RESET``, ``ADD``, ``MODIFY``, ``DROP``, ``RENAME``) and the text after it, read by
+    ``pystream.sql.statements`` (column definitions and options through sqlglot)."""
+
+    arg_types = {"this": True, "action": True, "rest": False, "exists": False}
+
+
+class CreateCatalog(exp.Expression):
+    """``CREATE CATALOG [IF NOT EXISTS] name WITH (...)``: the options' text."""
+
+    arg_types = {"this": True, "options": False, "exists": False}
+
+
 # what a statement parses into (a bare expression such as ``SELEC 1`` is not one)
 STATEMENTS = (exp.Query, exp.DDL, exp.DML, exp.Use, exp.Set, exp.Describe, exp.Command,
               exp.Alter, exp.Values, exp.Drop)
@@ -235,8 +249,17 @@ def _special_statement(sql: str, tokens: List[Token], line_offset: int) -> Optio
         return exp.Describe(this=exp.to_table(sql[tokens[1].start:].strip().rstrip(";")))
     if words[0] == "CREATE" and "FUNCTION" in words[:5]:
         return _create_function(sql, tokens, words, line_offset)
-    if words[0] in ("LOAD", "UNLOAD") or words[:2] in (["CREATE", "CATALOG"],
-                                                        ["ALTER", "DATABASE"]):
+    if words[:2] == ["ALTER", "TABLE"]:
+        return _alter_table(sql, tokens, words, line_offset)
+    if words[:2] == ["CREATE", "CATALOG"]:
+        exists = words[2:5] == ["IF", "NOT", "EXISTS"]
+        at = 5 if exists else 2
+        if at >= len(tokens):
+            raise _error(sql, "Expected a catalog name", tokens[0].line, 1, line_offset)
+        options = sql[tokens[at + 2].start:].strip().rstrip(";") if \
+            words[at + 1:at + 2] == ["WITH"] else None
+        return CreateCatalog(this=tokens[at].text, options=options, exists=exists)
+    if words[0] in ("LOAD", "UNLOAD") or words[:2] == ["ALTER", "DATABASE"]:
         raise _error(sql, "Unsupported statement: %s" % " ".join(words[:2]),
                      tokens[0].line, 1, line_offset)
     return None
@@ -273,6 +296,25 @@ def _show(sql: str, tokens: List[Token], line_offset: int) -> Show:
     if rest_words[:1] in (["LIKE"], ["ILIKE"]) and len(rest) > 1:
         like = rest[1].text
     return Show(this=kind, target=target, like=like, not_like=not_like)
+
+
+def _alter_table(sql: str, tokens: List[Token], words: List[str],
+                 line_offset: int) -> AlterTable:
+    exists = words[2:4] == ["IF", "EXISTS"]
+    i = 4 if exists else 2
+    name = []
+    while i < len(words) and words[i] not in ("RENAME", "SET", "RESET", "ADD", "MODIFY",
+                                                "DROP"):
+        name.append(tokens[i].text if tokens[i].token_type != TokenType.DOT else ".")
+        i += 1
+    if not name or i >= len(words):
+        raise _error(sql, "Expected ALTER TABLE <name> RENAME TO, SET, RESET, ADD, MODIFY, "
+                     "DROP or RENAME <column> TO", tokens[0].line, 1, line_offset)
+    action = "RENAME TO" if words[i:i + 2] == ["RENAME", "TO"] else words[i]
+    start = i + (2 if action == "RENAME TO" else 1)
+    rest = sql[tokens[start].start:].strip().rstrip(";").strip() if start < len(tokens) \
+        else ""
+    return AlterTable(this="".join(name), action=action, rest=rest, exists=exists)
 
 
 def _create_function(sql: str, tokens: List[Token], words: List[str],

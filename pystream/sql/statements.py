@@ -6,6 +6,7 @@ DESCRIBE, the rows of a query, ``-1`` per sink for an INSERT).
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable, Dict, List, Tuple
 
 from sqlglot import exp
@@ -16,9 +17,19 @@ from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.sql import translate
 from pystream.sql.dialect import MetadataColumnConstraint, WatermarkColumnConstraint, to_sql
-from pystream.sql.parse import CreateFunction, Explain, Reset, Show, StatementSet, parse_statement
+from pystream.sql.parse import (
+    AlterTable,
+    CreateCatalog,
+    CreateFunction,
+    Explain,
+    Reset,
+    Show,
+    StatementSet,
+    parse_expression,
+    parse_statement,
+)
 from pystream.sql.types import column_type
-from pystream.table.catalog import CatalogTable, CatalogView
+from pystream.table.catalog import CatalogTable, CatalogView, path_text
 from pystream.table.result_kind import ResultKind
 from pystream.table.schema import Schema as DeclaredSchema
 from pystream.table.table_result import TableResult
@@ -124,6 +135,9 @@ def _create(t_env, node: exp.Create) -> TableResult:
             return t_env._execute_insert(rel, name, False)
         entry = CatalogTable(_declared_schema(target), _with_options(node),
                              _partition_keys(node), None)
+        like = _like_property(node)
+        if like is not None:
+            entry = _copied_like(t_env, like, entry)
         t_env._catalogs.create(name, entry, temporary=temporary, if_not_exists=exists)
         return ok()
     if kind == "VIEW":
@@ -181,15 +195,49 @@ def _set(t_env, node: exp.Set) -> TableResult:
 
 
 def _describe(t_env, node: exp.Describe) -> TableResult:
-    rel = t_env._scan(_table_name(node.this))
+    """Flink's columns: name, type, nullability, the primary key (``PRI(a, b)``), the
+    extras of a computed or metadata column, the watermark of its time attribute."""
+    name = _table_name(node.this)
+    rel = t_env._scan(name)
+    entry = None if name in t_env._anonymous else t_env._catalogs.lookup(name)[1]
+    declared = {c.name: c for c in entry.schema.columns} \
+        if isinstance(entry, CatalogTable) else {}
+    key = entry.schema.primary_key if isinstance(entry, CatalogTable) else ()
+    watermark = entry.schema.watermark_spec if isinstance(entry, CatalogTable) else None
     rows = []
     for f in rel.schema:
         t = f.data_type
-        rows.append((f.name, f.summary().replace(" NOT NULL", ""), t.is_nullable, None, None, None))
+        rows.append((f.name, f.summary().replace(" NOT NULL", ""), t.is_nullable,
+                     "PRI(%s)" % ", ".join(key) if f.name in key else "",
+                     _extras(declared.get(f.name)),
+                     _quoted_sql(watermark[1]) if watermark and watermark[0] == f.name
+                     else ""))
     types = [DataTypes.STRING(), DataTypes.STRING(), DataTypes.BOOLEAN(), DataTypes.STRING(),
              DataTypes.STRING(), DataTypes.STRING()]
     return TableResult.of_rows(["name", "type", "null", "key", "extras", "watermark"], types,
                                rows)
+
+
+def _extras(column) -> str:
+    """DESCRIBE's extras: ``AS `a` * 2`` for a computed column, ``METADATA FROM 'k'
+    VIRTUAL`` for a metadata one."""
+    if column is None or column.kind == "physical":
+        return ""
+    if column.kind == "computed":
+        return "AS " + _quoted_sql(column.expression)
+    text = "METADATA" + (" FROM '%s'" % column.key if column.key else "")
+    return text + (" VIRTUAL" if column.virtual else "")
+
+
+def _quoted_sql(expression) -> str:
+    """An expression as Flink prints it, its identifiers back-quoted."""
+    if not isinstance(expression, str):
+        return str(expression)
+    node = parse_expression(expression)
+    for column in node.find_all(exp.Column):
+        for part in column.parts:
+            part.set("quoted", True)
+    return to_sql(node)
 
 
 def _table_name(node) -> str:
@@ -198,6 +246,51 @@ def _table_name(node) -> str:
     if isinstance(node, exp.Identifier):
         return node.name
     return node.name if hasattr(node, "name") else str(node)
+
+
+def _like_property(node: exp.Create):
+    props = node.args.get("properties")
+    return next((p for p in (props.expressions if props is not None else [])
+                 if isinstance(p, exp.LikeProperty)), None)
+
+
+LIKE_FEATURES = ("CONSTRAINTS", "GENERATED", "METADATA", "OPTIONS", "PARTITIONS", "WATERMARKS")
+
+
+def _copied_like(t_env, like: exp.LikeProperty, own: CatalogTable) -> CatalogTable:
+    """``CREATE TABLE t (own columns) WITH (own options) LIKE source (options)``: the source's
+    columns, then the table's own; the source's options overridden by the table's own
+    (Flink's default: INCLUDING ALL OVERWRITING OPTIONS)."""
+    source_name = _table_name(like.this)
+    _, source = t_env._catalogs.lookup(source_name)
+    if not isinstance(source, CatalogTable):
+        raise ValidationException("Source table '%s' of the LIKE clause can not be a VIEW."
+                                  % source_name)
+    included = dict.fromkeys(LIKE_FEATURES, True)
+    for option in like.expressions:
+        strategy, feature = option.name.upper(), option.args["value"].name.upper()
+        features = LIKE_FEATURES if feature == "ALL" else (feature,)
+        for f in features:
+            included[f] = strategy != "EXCLUDING"
+    kinds = {"physical"} | ({"computed"} if included["GENERATED"] else set()) | \
+        ({"metadata"} if included["METADATA"] else set())
+    columns = [c for c in source.schema.columns if c.kind in kinds]
+    names = {c.name for c in columns}
+    for column in own.schema.columns:
+        if column.name in names:
+            raise ValidationException(
+                "A column named '%s' already exists in the base table." % column.name)
+        columns.append(column)
+    watermark = own.schema.watermark_spec or (
+        source.schema.watermark_spec if included["WATERMARKS"] else None)
+    primary_key = own.schema.primary_key or (
+        source.schema.primary_key if included["CONSTRAINTS"] else ())
+    options = dict(source.options) if included["OPTIONS"] else {}
+    options.update(own.options)
+    partitions = own.partition_keys or (
+        source.partition_keys if included["PARTITIONS"] else ())
+    return CatalogTable(DeclaredSchema(tuple(columns), watermark, primary_key), options,
+                        partitions, own.comment)
 
 
 def _has_property(node: exp.Create, cls) -> bool:
@@ -316,6 +409,135 @@ def _create_function(t_env, node: CreateFunction) -> TableResult:
     return ok()
 
 
+def _create_catalog(t_env, node: CreateCatalog) -> TableResult:
+    options = _options_text(node.args.get("options") or "()")
+    kind = options.get("type")
+    if kind != "generic_in_memory":
+        raise UnsupportedFeatureError(
+            "CREATE CATALOG with 'type' = '%s' (in-memory catalogs only: 'type' = "
+            "'generic_in_memory')" % kind)
+    if node.name in t_env.list_catalogs():
+        if node.args.get("exists"):
+            return ok()
+        raise ValidationException("Catalog %s already exists." % node.name)
+    t_env._catalogs.create_catalog(node.name)
+    return ok()
+
+
+def _options_text(text: str) -> Dict[str, str]:
+    """The options of a ``('k' = 'v', ...)`` text, read by sqlglot."""
+    return _with_options(parse_statement("CREATE TABLE __options (__c INT) WITH %s" % text))
+
+
+def _alter_table(t_env, node: AlterTable) -> TableResult:
+    """``ALTER TABLE``: the table's catalog entry replaced by an altered copy."""
+    catalogs, name = t_env._catalogs, node.name
+    if not catalogs.exists(name):
+        if node.args.get("exists"):
+            return ok()
+        raise ValidationException("Table %s doesn't exist or is a temporary table."
+                                  % path_text(catalogs.path(name)))
+    _, entry = catalogs.lookup(name)
+    if isinstance(entry, CatalogView):
+        raise ValidationException("ALTER TABLE for a view is not allowed")
+    action, rest = node.args["action"], node.args.get("rest") or ""
+    if action == "RENAME TO":
+        catalogs.rename(name, _table_name(parse_expression(rest)))
+        return ok()
+    catalogs.replace(name, ALTERATIONS[action](entry, rest))
+    return ok()
+
+
+def _set_options(entry: CatalogTable, rest: str) -> CatalogTable:
+    return replace(entry, options={**entry.options, **_options_text(rest)})
+
+
+def _reset_options(entry: CatalogTable, rest: str) -> CatalogTable:
+    keys = {e.name for e in parse_expression(rest).find_all(exp.Literal)}
+    if not keys:
+        raise ValidationException("ALTER TABLE RESET does not support empty key")
+    return replace(entry, options={k: v for k, v in entry.options.items() if k not in keys})
+
+
+def _columns_of(rest: str) -> DeclaredSchema:
+    """``c INT`` or ``(c INT, d AS c * 2, WATERMARK FOR ...)`` as a declared schema."""
+    text = rest if rest.startswith("(") else "(%s)" % rest
+    return _declared_schema(parse_statement("CREATE TABLE __columns %s" % text).this)
+
+
+def _with_columns(entry: CatalogTable, columns, watermark, primary_key) -> CatalogTable:
+    return replace(entry, schema=DeclaredSchema(tuple(columns), watermark, primary_key))
+
+
+def _add_columns(entry: CatalogTable, rest: str) -> CatalogTable:
+    schema, added = entry.schema, _columns_of(rest)
+    names = {c.name for c in schema.columns}
+    for column in added.columns:
+        if column.name in names:
+            raise ValidationException("Try to add a column `%s` which already exists in the "
+                                      "table." % column.name)
+    return _with_columns(entry, schema.columns + added.columns,
+                         added.watermark_spec or schema.watermark_spec,
+                         added.primary_key or schema.primary_key)
+
+
+def _modify_columns(entry: CatalogTable, rest: str) -> CatalogTable:
+    schema, changed = entry.schema, _columns_of(rest)
+    by_name = {c.name: c for c in changed.columns}
+    unknown = sorted(set(by_name) - {c.name for c in schema.columns})
+    if unknown:
+        raise ValidationException("Try to modify a column `%s` which does not exist in the "
+                                  "table." % unknown[0])
+    return _with_columns(entry, [by_name.get(c.name, c) for c in schema.columns],
+                         changed.watermark_spec or schema.watermark_spec,
+                         changed.primary_key or schema.primary_key)
+
+
+def _drop_columns(entry: CatalogTable, rest: str) -> CatalogTable:
+    schema, words = entry.schema, rest.upper().split()
+    if words == ["PRIMARY", "KEY"]:
+        return _with_columns(entry, schema.columns, schema.watermark_spec, ())
+    if words == ["WATERMARK"]:
+        return _with_columns(entry, schema.columns, None, schema.primary_key)
+    names = [c.name for c in parse_expression(rest).find_all(exp.Column)] or [rest.strip("`")]
+    existing = {c.name for c in schema.columns}
+    for name in names:
+        if name not in existing:
+            raise ValidationException("The column `%s` does not exist in the base table."
+                                      % name)
+        if schema.watermark_spec and schema.watermark_spec[0] == name:
+            raise ValidationException("The column `%s` is used as the watermark's time "
+                                      "attribute; drop the watermark first." % name)
+        if name in schema.primary_key:
+            raise ValidationException("The column `%s` is used as the primary key." % name)
+    return _with_columns(entry, [c for c in schema.columns if c.name not in names],
+                         schema.watermark_spec, schema.primary_key)
+
+
+def _rename_column(entry: CatalogTable, rest: str) -> CatalogTable:
+    if " TO " not in rest.upper():
+        raise ValidationException("Expected ALTER TABLE <name> RENAME <column> TO <new name>")
+    index = rest.upper().index(" TO ")
+    old, new = rest[:index].strip().strip("`"), rest[index + 4:].strip().strip("`")
+    schema = entry.schema
+    if old not in {c.name for c in schema.columns}:
+        raise ValidationException("The column `%s` does not exist in the base table." % old)
+    if new in {c.name for c in schema.columns}:
+        raise ValidationException("The column `%s` already existed in table schema." % new)
+    columns = [replace(c, name=new) if c.name == old else c for c in schema.columns]
+    watermark = schema.watermark_spec
+    if watermark is not None and watermark[0] == old:
+        watermark = (new, watermark[1])
+    return _with_columns(entry, columns, watermark,
+                         tuple(new if k == old else k for k in schema.primary_key))
+
+
+ALTERATIONS: Dict[str, Callable[[CatalogTable, str], CatalogTable]] = {
+    "SET": _set_options, "RESET": _reset_options, "ADD": _add_columns,
+    "MODIFY": _modify_columns, "DROP": _drop_columns, "RENAME": _rename_column,
+}
+
+
 HANDLERS: Dict[type, Callable] = {
     exp.Insert: _insert,
     exp.Create: _create,
@@ -329,5 +551,6 @@ HANDLERS: Dict[type, Callable] = {
 # Statement nodes of the Flink dialect (pystream.sql.parse), by class name.
 NAMED_HANDLERS: Dict[str, Callable] = {
     "Show": _show, "Explain": _explain, "StatementSet": _statement_set, "Reset": _reset,
-    "CreateFunction": _create_function,
+    "CreateFunction": _create_function, "AlterTable": _alter_table,
+    "CreateCatalog": _create_catalog,
 }

@@ -119,16 +119,31 @@ def _query_to_rel(t_env, node: exp.Expression, ctes: Optional[Dict[str, ops.Rel]
 
 
 def _values(node: exp.Values) -> ops.Rel:
+    """Rows of literals are a Values node; rows of other constant expressions (``1 + 1``,
+    ``UPPER('c')``) are each a projection of one row, cast to the columns' common types
+    and united."""
     rows = []
     for tup in node.expressions:
         rows.append(tuple(to_expr(e, None) for e in tup.expressions))
-    if not all(isinstance(v, ex.Literal) for r in rows for v in r):
-        raise UnsupportedFeatureError("VALUES with expressions other than literals")
     width = len(rows[0])
-    types = [type_rules.common_type([r[i].data_type for r in rows]) for i in range(width)]
+    if any(len(r) != width for r in rows):
+        raise ValidationException("Values passed to VALUES operator must have compatible "
+                                  "types: each row needs %d values" % width)
     names = node.alias_column_names or ["EXPR$%d" % i for i in range(width)]
-    return ops.Values(schema=Schema.of(names, types),
-                      rows=tuple(tuple(v.value for v in r) for r in rows))
+    if all(isinstance(v, ex.Literal) for r in rows for v in r):
+        types = [type_rules.common_type([r[i].data_type for r in rows]) for i in range(width)]
+        return ops.Values(schema=Schema.of(names, types),
+                          rows=tuple(tuple(v.value for v in r) for r in rows))
+    one = ops.Values(schema=Schema.of(["__one"], [DataTypes.INT()]), rows=((1,),))
+    types = [type_rules.common_type([build.type_of(r[i], one.schema) for r in rows])
+             for i in range(width)]
+    united = None
+    for row in rows:
+        exprs = [ex.Alias(v if build.type_of(v, one.schema) == t else ex.Cast(v, t), (n,))
+                 for v, t, n in zip(row, types, names)]
+        rel = build.project(one, exprs)
+        united = rel if united is None else build.set_op(united, rel, "union", all=True)
+    return united
 
 
 def _from(t_env, node: exp.Expression, ctes) -> Scope:

@@ -165,6 +165,28 @@ class CatalogManager:
         del store[key]
         return True
 
+    def replace(self, name: str, entry: Any) -> None:
+        """Put ``entry`` where ``name``'s table is (ALTER TABLE)."""
+        path = self.path(name)
+        if path in self._temporary:
+            self._temporary[path] = entry
+        else:
+            self._objects(path)[path.name] = entry
+
+    def rename(self, name: str, new_name: str) -> None:
+        """``ALTER TABLE name RENAME TO new_name``, in the same catalog and database."""
+        path, entry = self.lookup(name)
+        target = self.path(new_name)
+        if self.exists(new_name):
+            raise TableAlreadyExistException("Table or view '%s' already exists." % target)
+        if path in self._temporary:
+            del self._temporary[path]
+            self._temporary[ObjectPath(path.catalog, path.database, target.name)] = entry
+        else:
+            objects = self._objects(path)
+            del objects[path.name]
+            objects[target.name] = entry
+
     def _objects(self, path: ObjectPath) -> Dict[str, Any]:
         catalog = self._catalogs.get(path.catalog)
         if catalog is None:

@@ -5,7 +5,8 @@ runs until ``execute()``, ``execute_insert()`` or ``to_pandas()``.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, List, Optional, Union
+import dataclasses
+from typing import TYPE_CHECKING, Any, List, Optional, Tuple, Union
 
 from pystream.relational import build
 from pystream.relational import expressions as ex
@@ -120,6 +121,14 @@ class Table:
     # grouping and windows
     def group_by(self, *fields: Union[Expression, str]) -> "GroupedTable":
         return GroupedTable(self, _nodes(fields, self._t_env))
+
+    def aggregate(self, func) -> "AggregatedTable":
+        """Aggregates all rows with an aggregate function whose ROW result becomes columns;
+        then ``select`` from them."""
+        return AggregatedTable(self, _aggregated(self, [], func))
+
+    def flat_aggregate(self, func):
+        return GroupedTable(self, []).flat_aggregate(func)
 
     def window(self, window: GroupWindow) -> "GroupWindowedTable":
         return GroupWindowedTable(self, window)
@@ -277,13 +286,58 @@ class GroupedTable:
                               _nodes(fields, self._table._t_env))
         return self._table._with(rel)
 
-    def aggregate(self, func):
+    def aggregate(self, func) -> "AggregatedTable":
+        """Aggregates each group with an aggregate function whose ROW result becomes columns
+        (``agg.alias('c', 'd')``: called with the whole row; or ``agg(col('b'))``); then
+        ``select`` the keys and those columns."""
+        return AggregatedTable(self._table, _aggregated(self._table, self._keys, func))
+
+    def flat_aggregate(self, func):
         from pystream.errors import UnsupportedFeatureError
 
-        raise UnsupportedFeatureError("GroupedTable.aggregate with a Python aggregate function "
-                                      "(Python UDAFs: not built yet)")
+        raise UnsupportedFeatureError("flat_aggregate (Python table aggregate functions, "
+                                      "udtaf: not built yet)")
 
-    flat_aggregate = aggregate
+
+class AggregatedTable:
+    """The result of ``aggregate``: ``select`` from the keys and the function's columns."""
+
+    def __init__(self, table: Table, rel: ops.Rel):
+        self._table = table
+        self._rel = rel
+
+    def select(self, *fields: Union[Expression, str]) -> Table:
+        aggregated = self._table._with(self._rel)
+        return aggregated.select(*fields)
+
+
+def _aggregated(table: Table, keys: List[ex.Expr], func) -> ops.Rel:
+    """``keys`` and the columns of ``func``'s result per group (a ROW's fields, named by
+    the call's alias or the ROW's names)."""
+    node = to_node(func) if isinstance(func, Expression) else \
+        to_node(func.alias()) if hasattr(func, "is_aggregate_function") else \
+        _nodes([func], table._t_env)[0]
+    names: Tuple[str, ...] = ()
+    if isinstance(node, ex.Alias):
+        names, node = node.names, node.expr
+    node = table._t_env._with_user_functions(node)
+    if isinstance(node, ex.UserCall) and not node.args:  # the whole row, as one Row
+        node = dataclasses.replace(node, args=(ex.Call("row", tuple(
+            ex.Column(n) for n in table._rel.schema.names)),))
+    rel = build.aggregate(table._rel, keys, list(keys) + [ex.Alias(node, ("__agg",))])
+    key_names = rel.schema.names[:len(keys)]
+    result = rel.schema.field("__agg").data_type
+    fields = [f.name for f in result.fields] if hasattr(result, "fields") else None
+    if fields is None:
+        columns = [ex.Alias(ex.Column("__agg"), (names[0] if names else "_c0",))]
+    else:
+        if names and len(names) != len(fields):
+            raise ValidationException(
+                "The aggregate function's result has %d fields, the alias names %d."
+                % (len(fields), len(names)))
+        columns = [ex.Alias(ex.Call("get", (ex.Column("__agg"), to_node(f))), (n,))
+                   for f, n in zip(fields, names or fields)]
+    return build.project(rel, [ex.Column(k) for k in key_names] + columns)
 
 
 class GroupWindowedTable:

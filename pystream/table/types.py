@@ -607,6 +607,8 @@ class RowType(DataType):
         from pystream.common.types import Row
         if value is None:
             return None
+        if isinstance(value, dict):  # a struct as pandas hands it over
+            value = [value.get(f.name) for f in self.fields]
         return Row(*[f.data_type.python_value(v) for f, v in zip(self.fields, value)])
 
     def to_type_info(self) -> TypeInformation:

@@ -314,6 +314,11 @@ class UserDefinedAggregateFunctionWrapper(UserDefinedScalarFunctionWrapper):
         super().__init__(func, input_types, result_type, func_type, deterministic, name)
         self._accumulator_type = _data_type(accumulator_type)
 
+    def alias(self, *names: str):
+        """The function called with the whole row, its result's fields named ``names``
+        (``group_by(...).aggregate(agg.alias('c', 'd'))``)."""
+        return self().alias(*names)
+
     def __repr__(self) -> str:
         return "<udaf %s -> %s>" % (self._name, self._result_type.summary_string())
 
