@@ -241,6 +241,25 @@ def _correlate(node: ops.Correlate, ctx: Context) -> Frame:
     return replace(frame, df=df)
 
 
+def _table_aggregate_rows(node: ops.TableAggregateRows, ctx: Context) -> Frame:
+    """Each result's rows exploded in the order the function emitted them; in a changelog
+    a replaced result's rows are deleted (-D, from -U and -D) and a new result's inserted
+    (+I, from +I and +U), the old rows' before the new ones'."""
+    frame = translate(node.input, ctx)
+    others = [n for n in node.input.schema.names if n != node.column]
+    system = frame.system_columns(ctx)
+    df = frame.df.select(*[quoted(n) for n in others], *[F.col(c) for c in system],
+                         F.posexplode(F.col(node.column)["__rows"]).alias("__pos", "__row"))
+    own = node.schema.fields[len(others):]
+    columns = [quoted(n) for n in others] + [
+        F.col("__row")[f.name].alias(f.name) for f in own]
+    changed = {  # the system columns: the row kinds and their order become the rows'
+        OP: F.when(F.col(OP).isin(UPDATE_BEFORE, DELETE), F.lit(DELETE))
+        .otherwise(F.lit(INSERT)).alias(OP),
+        SUB: (F.col(SUB) * 100000 + F.col("__pos")).cast("int").alias(SUB)}
+    return replace(frame, df=df.select(*columns, *[changed.get(c, F.col(c)) for c in system]))
+
+
 def _filter(node: ops.Filter, ctx: Context) -> Frame:
     if _streaming_ranks(node, ctx):
         return _filtered_ranks(node, ctx, with_rank=True)
@@ -1158,6 +1177,7 @@ TRANSLATIONS: Dict[type, Callable[[ops.Rel, Context], Frame]] = {
     ops.ConnectorScan: _connector_scan,
     ops.StreamScan: _stream_scan,
     ops.Correlate: _correlate,
+    ops.TableAggregateRows: _table_aggregate_rows,
     ops.Project: _project,
     ops.Filter: _filter,
     ops.Aggregate: _aggregate,

@@ -17,7 +17,6 @@ from pyspark.sql import Column
 from pyspark.sql import functions as F
 
 from pystream.runtime.dependencies import Bundle, shipped
-from pystream.runtime.records import is_missing
 from pystream.table.types import DataType, RowType
 from pystream.table.udf import FunctionContext, UserDefinedFunction, is_async, python_callable
 
@@ -250,6 +249,9 @@ class UserAggregate(ScalarEvaluator):
     def __init__(self, wrapper, arg_types: List[DataType], result_type: DataType):
         super().__init__(wrapper, arg_types, result_type)
         self.pandas = wrapper.func_type == "pandas"
+        # a table aggregate function: its accumulator with the count of rows added, its
+        # value the rows ``emit_value`` yields with that count
+        self.table = getattr(wrapper, "is_table_aggregate", False)
 
     def _open(self) -> None:
         from pystream.runtime.errors import operator_failure
@@ -269,9 +271,10 @@ class UserAggregate(ScalarEvaluator):
         if self.pandas:
             return []
         try:
-            return self.function.create_accumulator()
+            acc = self.function.create_accumulator()
         except Exception as e:  # noqa: BLE001 - the user's error
             raise operator_failure(e, self.label) from None
+        return [acc, 0] if self.table else acc
 
     def add(self, acc, values) -> Any:
         from pystream.runtime.errors import operator_failure
@@ -281,32 +284,53 @@ class UserAggregate(ScalarEvaluator):
             acc.append(args)
             return acc
         try:
-            self.function.accumulate(acc, *args)
+            if self.table:
+                self.function.accumulate(acc[0], *args)
+                acc[1] += 1
+            else:
+                self.function.accumulate(acc, *args)
         except Exception as e:  # noqa: BLE001 - the user's error, reported with its row
             raise operator_failure(e, self.label, tuple(args)) from None
         return acc
 
     def value(self, acc) -> Any:
+        """The result of an accumulator (a pandas function's: of its rows, as Series)."""
         import pandas as pd
 
         from pystream.runtime.errors import operator_failure
 
+        if self.pandas:
+            columns = list(zip(*acc)) if acc else [[] for _ in self.arg_types]
+            return self._of_series([pd.Series(list(c)) for c in columns])
         try:
-            if self.pandas:
-                columns = list(zip(*acc)) if acc else [[] for _ in self.arg_types]
-                result = self.function(*[pd.Series(list(c)) for c in columns])
-            else:
-                result = self.function.get_value(acc)
+            result = (acc[1], [_as_row(r) for r in self.function.emit_value(acc[0]) or ()]) \
+                if self.table else self.function.get_value(acc)
         except Exception as e:  # noqa: BLE001 - the user's error
             raise operator_failure(e, self.label) from None
         return self.result_type.spark_value(result)
 
-    def __call__(self, *series):
-        """One group (a grouped-aggregate pandas UDF): its Series of arguments."""
-        acc = self.create()
-        for values in zip(*[s.tolist() for s in series]):
-            acc = self.add(acc, [None if is_missing(v) else v for v in values])
-        return self.value(acc)
+    def _of_series(self, series: list) -> Any:
+        from pystream.runtime.errors import operator_failure
+
+        try:
+            result = self.function(*series)
+        except Exception as e:  # noqa: BLE001 - the user's error
+            raise operator_failure(e, self.label) from None
+        return self.result_type.spark_value(result)
+
+    def __call__(self, *arrays):
+        """One group (a grouped-aggregate Arrow UDF): its arrays of arguments (a pandas
+        function gets them as Series, as Spark's pandas UDFs would)."""
+        if not self._opened:
+            self._open()
+        if self.pandas:
+            result = self._of_series([a.to_pandas() for a in arrays])
+        else:
+            acc = self.create()
+            for values in zip(*[a.to_pylist() for a in arrays]):
+                acc = self.add(acc, list(values))
+            result = self.value(acc)
+        return _arrow_value(self.result_type, result)
 
 
 def shipped_evaluator(evaluator: ScalarEvaluator):
@@ -315,17 +339,31 @@ def shipped_evaluator(evaluator: ScalarEvaluator):
 
 
 def aggregate_udf_column(wrapper, args: List[Column], arg_types: List[DataType]) -> Column:
-    """The grouped-aggregate pandas UDF running ``wrapper``'s aggregate function."""
+    """The grouped-aggregate Arrow UDF running ``wrapper``'s aggregate function (Arrow's,
+    not pandas': it may give a ROW)."""
     import warnings
 
-    from pyspark.sql.functions import PandasUDFType
+    from pyspark.sql.functions import ArrowUDFType
 
     with warnings.catch_warnings():  # the function type, not type hints: PySpark's warning
         warnings.simplefilter("ignore")
-        run = F.pandas_udf(shipped_evaluator(UserAggregate(wrapper, arg_types,
-                                                           wrapper.result_type)),
-                           wrapper.result_type.spark_type(), PandasUDFType.GROUPED_AGG)
+        run = F.arrow_udf(shipped_evaluator(UserAggregate(wrapper, arg_types,
+                                                          wrapper.result_type)),
+                          wrapper.result_type.spark_type(), ArrowUDFType.GROUPED_AGG)
     return run(*args)
+
+
+def _arrow_value(data_type: DataType, value: Any) -> Any:
+    """A Spark value as Arrow builds it: ROWs as dicts (Arrow's structs), in arrays too."""
+    from pystream.table import types as T
+
+    if value is None:
+        return None
+    if isinstance(data_type, RowType):
+        return {f.name: _arrow_value(f.data_type, v) for f, v in zip(data_type.fields, value)}
+    if isinstance(data_type, T.ArrayType):
+        return [_arrow_value(data_type.element_type, v) for v in value]
+    return value
 
 
 def _python_kinds(data_type: DataType) -> Optional[tuple]:

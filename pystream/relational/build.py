@@ -414,6 +414,19 @@ def _equated_right_fields(condition: ex.Expr, left: ops.Rel, right: ops.Rel) -> 
     return found
 
 
+def table_aggregate_rows(rel: ops.Rel, column: str) -> ops.Rel:
+    """The rows of a table aggregate function's results in ``column`` (see
+    ``ops.TableAggregateRows``): the other columns, then the rows' fields."""
+    row_type = rel.schema.field(column).data_type.fields[1].data_type.element_type
+    others = [f for f in rel.schema if f.name != column]
+    taken = {f.name for f in others}
+    for f in row_type.fields:
+        if f.name in taken:
+            raise ValidationException("Ambiguous column name: %s" % f.name)
+    return ops.TableAggregateRows(schema=Schema(tuple(others) + tuple(
+        Field(f.name, f.data_type) for f in row_type.fields)), input=rel, column=column)
+
+
 def set_op(left: ops.Rel, right: ops.Rel, kind: str, all: bool) -> ops.Rel:
     if len(left.schema) != len(right.schema):
         raise ValidationException(

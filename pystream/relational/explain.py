@@ -28,6 +28,8 @@ def describe(node: ops.Rel) -> str:
         keys = ", ".join(expression_string(k) for k in node.keys)
         aggs = ", ".join(_named(a.expr, a.names[0]) for a in node.aggregates)
         return "%s(groupBy=[%s], select=[%s])" % (kind, keys, aggs)
+    if isinstance(node, ops.TableAggregateRows):
+        return "TableAggregateRows(select=[%s])" % ", ".join(node.schema.names)
     if isinstance(node, ops.WindowTable):
         w = node.window
         sizes = ", ".join("%s=[%d ms]" % (k, getattr(w, k))

@@ -84,6 +84,22 @@ class Project(Rel):
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)
+class TableAggregateRows(Rel):
+    """The rows a table aggregate function emits (``flat_aggregate``): each input row's
+    ``column`` holds them (``__rows``, an array of ROWs); the other columns (the group
+    keys), then the rows' fields. In a changelog, the rows of a result that is replaced
+    are deleted (-D) and the new result's rows inserted (+I), as Flink's table aggregates
+    emit."""
+
+    input: Rel
+    column: str
+
+    @property
+    def inputs(self):
+        return (self.input,)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
 class Correlate(Rel):
     """Each input row joined with the rows a table function gives for it (``join_lateral``,
     ``flat_map``): ``call`` is a UserCall of the function; ``kind`` 'inner' or 'left'

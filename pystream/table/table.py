@@ -292,11 +292,13 @@ class GroupedTable:
         ``select`` the keys and those columns."""
         return AggregatedTable(self._table, _aggregated(self._table, self._keys, func))
 
-    def flat_aggregate(self, func):
-        from pystream.errors import UnsupportedFeatureError
-
-        raise UnsupportedFeatureError("flat_aggregate (Python table aggregate functions, "
-                                      "udtaf: not built yet)")
+    def flat_aggregate(self, func) -> "FlatAggregateTable":
+        """The rows a table aggregate function (``udtaf``) emits per group: ``udtaf``
+        alone (called with the whole row), ``f.alias('a', 'b')`` or ``f(col('x'))``; then
+        ``select`` the keys and those rows' fields. In STREAMING mode a group's rows are
+        retracted (-D) and emitted again (+I) as its records come."""
+        return FlatAggregateTable(self._table, _aggregated(self._table, self._keys, func,
+                                                           table_aggregate=True))
 
 
 class AggregatedTable:
@@ -311,11 +313,17 @@ class AggregatedTable:
         return aggregated.select(*fields)
 
 
-def _aggregated(table: Table, keys: List[ex.Expr], func) -> ops.Rel:
+class FlatAggregateTable(AggregatedTable):
+    """The result of ``flat_aggregate``: ``select`` from the keys and the rows' fields."""
+
+
+def _aggregated(table: Table, keys: List[ex.Expr], func,
+                table_aggregate: bool = False) -> ops.Rel:
     """``keys`` and the columns of ``func``'s result per group (a ROW's fields, named by
-    the call's alias or the ROW's names)."""
+    the call's alias or the ROW's names); of a table aggregate function, the rows it
+    emits."""
     node = to_node(func) if isinstance(func, Expression) else \
-        to_node(func.alias()) if hasattr(func, "is_aggregate_function") else \
+        to_node(func()) if hasattr(func, "is_aggregate_function") else \
         _nodes([func], table._t_env)[0]
     names: Tuple[str, ...] = ()
     if isinstance(node, ex.Alias):
@@ -324,9 +332,24 @@ def _aggregated(table: Table, keys: List[ex.Expr], func) -> ops.Rel:
     if isinstance(node, ex.UserCall) and not node.args:  # the whole row, as one Row
         node = dataclasses.replace(node, args=(ex.Call("row", tuple(
             ex.Column(n) for n in table._rel.schema.names)),))
+    is_table = getattr(getattr(node, "function", None), "is_table_aggregate", False)
+    if is_table != table_aggregate:
+        raise ValidationException(
+            "flat_aggregate takes a table aggregate function (udtaf)" if table_aggregate
+            else "aggregate takes an aggregate function (udaf); flat_aggregate a udtaf")
     rel = build.aggregate(table._rel, keys, list(keys) + [ex.Alias(node, ("__agg",))])
     key_names = rel.schema.names[:len(keys)]
-    result = rel.schema.field("__agg").data_type
+    if is_table:
+        rel = build.table_aggregate_rows(rel, "__agg")
+    result = rel.schema.field("__agg").data_type if not is_table else None
+    if is_table:
+        fields = list(rel.schema.names[len(keys):])
+        if names and len(names) != len(fields):
+            raise ValidationException(
+                "The table aggregate function's rows have %d fields, the alias names %d."
+                % (len(fields), len(names)))
+        return build.project(rel, [ex.Column(k) for k in key_names] + [
+            ex.Alias(ex.Column(f), (n,)) for f, n in zip(fields, names or fields)])
     fields = [f.name for f in result.fields] if hasattr(result, "fields") else None
     if fields is None:
         columns = [ex.Alias(ex.Column("__agg"), (names[0] if names else "_c0",))]

@@ -15,8 +15,8 @@ with the ``table.exec.async-scalar.*`` options' capacity, timeout and retries.
 
 ``udtf`` makes a table function (``join_lateral``, ``flat_map``), run as a Spark UDF giving
 an array of rows that is exploded; ``udaf`` an aggregate function (``group_by().select()``,
-group and over windows, SQL). Table-aggregate functions (``udtaf``) have their PyFlink
-class here; running them is not built yet and says so.
+``aggregate``, group and over windows, SQL); ``udtaf`` a table aggregate function
+(``flat_aggregate``), run as an aggregate whose value is the rows it emits, then exploded.
 """
 from __future__ import annotations
 
@@ -323,6 +323,38 @@ class UserDefinedAggregateFunctionWrapper(UserDefinedScalarFunctionWrapper):
         return "<udaf %s -> %s>" % (self._name, self._result_type.summary_string())
 
 
+class UserDefinedTableAggregateFunctionWrapper(UserDefinedAggregateFunctionWrapper):
+    """A table aggregate function ready for ``flat_aggregate``: per group, an accumulator;
+    ``emit_value`` yields the group's rows. As an aggregate call its value is the rows
+    (``__rows``) with the number of rows accumulated (``__n``), so each new row makes a new
+    result, as Flink emits one per record."""
+
+    is_table_aggregate = True
+    kind = "TableAggregateFunction"
+
+    def __init__(self, func, input_types, result_type, accumulator_type=None,
+                 deterministic: Optional[bool] = None, name: Optional[str] = None):
+        if not isinstance(func, TableAggregateFunction):
+            raise TypeError("Invalid function: %s (a udtaf is a TableAggregateFunction)"
+                            % (func,))
+        result_type = result_type or func.get_result_type()
+        accumulator_type = accumulator_type or func.get_accumulator_type()
+        UserDefinedScalarFunctionWrapper.__init__(self, func, input_types, result_type,
+                                                  "general", deterministic, name)
+        self._accumulator_type = _data_type(accumulator_type)
+        self.row_type = _row_of(self._result_type)
+
+    @property
+    def result_type(self) -> DataType:
+        from pystream.table.types import DataTypes
+
+        return DataTypes.ROW([DataTypes.FIELD("__n", DataTypes.BIGINT()),
+                              DataTypes.FIELD("__rows", DataTypes.ARRAY(self.row_type))])
+
+    def __repr__(self) -> str:
+        return "<udtaf %s -> %s>" % (self._name, self.row_type.summary_string())
+
+
 def _row_of(result_types) -> RowType:
     if isinstance(result_types, (DataType, str)):
         result_types = [result_types]
@@ -330,18 +362,6 @@ def _row_of(result_types) -> RowType:
     if len(types) == 1 and isinstance(types[0], RowType):
         return types[0]
     return RowType([RowField("f%d" % i, t) for i, t in enumerate(types)])
-
-
-class _NotYetWrapper:
-    """``udtf``/``udaf``/``udtaf`` results: PyFlink's objects, not runnable here yet."""
-
-    def __init__(self, kind: str, func):
-        self._kind = kind
-        self._func = func
-
-    def __call__(self, *args):
-        raise UnsupportedFeatureError("%s (Python %s functions in the Table API: not built "
-                                      "yet)" % (_function_name(self._func), self._kind))
 
 
 def _function_name(func) -> str:
@@ -361,16 +381,6 @@ def udf(f: Union[Callable, ScalarFunction, None] = None, input_types=None,
                                  deterministic=deterministic, name=name, func_type=func_type)
     return UserDefinedScalarFunctionWrapper(f, input_types, result_type, func_type,
                                             deterministic, name)
-
-
-def _not_yet(name: str, kind: str):
-    def make(f=None, *args, **kwargs):
-        if f is None:
-            return lambda g: _NotYetWrapper(kind, g)
-        return _NotYetWrapper(kind, f)
-    make.__name__ = name
-    make.__doc__ = "PyFlink's %s functions (running them: not built yet)." % kind
-    return make
 
 
 def udtf(f: Union[Callable, TableFunction, None] = None, input_types=None, result_types=None,
@@ -395,7 +405,20 @@ def udaf(f=None, input_types=None, result_type=None, accumulator_type=None,
                                  deterministic=deterministic, name=name, func_type=func_type)
     return UserDefinedAggregateFunctionWrapper(f, input_types, result_type, accumulator_type,
                                                func_type, deterministic, name)
-udtaf = _not_yet("udtaf", "table aggregate")
+def udtaf(f=None, input_types=None, result_type=None, accumulator_type=None,
+          deterministic: Optional[bool] = None, name: Optional[str] = None,
+          func_type: str = "general"):
+    """A table aggregate function for ``flat_aggregate``: ``udtaf(MyTop2())``, the types from
+    here or from ``get_result_type``/``get_accumulator_type``; also a decorator."""
+    if func_type != "general":
+        raise ValueError("The func_type must be 'general' for a table aggregate function, "
+                         "got %s." % func_type)
+    if f is None:
+        return functools.partial(udtaf, input_types=input_types, result_type=result_type,
+                                 accumulator_type=accumulator_type,
+                                 deterministic=deterministic, name=name)
+    return UserDefinedTableAggregateFunctionWrapper(f, input_types, result_type,
+                                                    accumulator_type, deterministic, name)
 
 
 def is_async(func) -> bool:

@@ -66,8 +66,8 @@ NOT_YET = {
         "where PyFlink prints Flink's (LogicalCorrelate, PythonCorrelate, ...); "
         "pystream.table.expressions has no json(), so `import *` does not shadow the json "
         "module and sql_operations() does not fail as on PyFlink ('function' object has no "
-        "attribute 'loads'): it runs on and fails in row_operations() on "
-        "count_sum.alias(...) (UserDefinedAggregateFunctionWrapper has no alias)",
+        "attribute 'loads'): pystream runs every part to the end (aggregate and "
+        "flat_aggregate of row_operations() included)",
     "table__pandas__pandas_udaf":
         "mean of a FLOAT column in a pandas UDAF: '+I[Bob, 28.8, ...]' where PyFlink prints "
         "'+I[Bob, 28.800001, ...]' (it hands the UDAF a float32 Series: 30.2, 53.1, 3.1)",

@@ -101,3 +101,32 @@ def test_a_failing_accumulate_names_the_function_and_the_row(batch_t_env):
 def test_a_general_udaf_must_be_an_aggregate_function():
     with pytest.raises(TypeError, match="AggregateFunction"):
         udaf(lambda v: v, result_type=DataTypes.INT())
+
+
+def test_a_table_aggregate_over_an_unbounded_table(streaming_t_env):
+    """The rows a table aggregate function emits, from Spark's state store: the first
+    micro-batch's rows are inserted; a later one deletes them (-D) and inserts its own."""
+    from pystream.table.udf import TableAggregateFunction, udtaf
+
+    class Last2(TableAggregateFunction):
+        def create_accumulator(self):
+            return []
+
+        def accumulate(self, accumulator, n):
+            accumulator[:] = (accumulator + [n])[-2:]
+
+        def emit_value(self, accumulator):
+            yield from accumulator
+
+    streaming_t_env.execute_sql("""CREATE TABLE ticks (n INT) WITH ('connector' = 'datagen',
+        'rows-per-second' = '20', 'fields.n.min' = '3', 'fields.n.max' = '3')""")
+    last2 = udtaf(Last2(), result_type="INT", accumulator_type="ARRAY<INT>")
+    table = streaming_t_env.from_path("ticks").group_by(col("n")) \
+        .flat_aggregate(last2(col("n")).alias("last")).select(col("n"), col("last"))
+    kinds = []
+    with table.execute().collect() as changes:
+        for change in changes:
+            kinds.append((str(change.get_row_kind()), tuple(change)))
+            if kinds[-1][0] == "-D":
+                break
+    assert kinds[0] == ("+I", (3, 3)) and kinds[-1] == ("-D", (3, 3))

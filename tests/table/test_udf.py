@@ -2,10 +2,19 @@
 ScalarFunctions, pandas functions, registration by name, and errors that name the function."""
 import pytest
 
-from pystream.errors import JobExecutionError, UnsupportedFeatureError
+from pystream.errors import JobExecutionError
 from pystream.table import DataTypes, Row
 from pystream.table.expressions import call, col
-from pystream.table.udf import ScalarFunction, udf, udtaf, udtf
+from pystream.table.udf import (
+    AggregateFunction,
+    ScalarFunction,
+    TableAggregateFunction,
+    udaf,
+    udf,
+    udtaf,
+    udtf,
+)
+from pystream.util.exceptions import ValidationException
 from tests.table.conftest import rows
 
 
@@ -75,10 +84,44 @@ def test_table_functions_in_join_lateral_and_flat_map(words):
         ("a",), ("bb",), ("bb",), ("ccc",), ("ccc",), ("ccc",)]
 
 
-def test_table_aggregate_functions_say_they_are_not_built_yet(words):
-    top = udtaf(lambda: None, result_type=DataTypes.BIGINT())
-    with pytest.raises(UnsupportedFeatureError, match="table aggregate functions"):
-        top(col("id"))
+class Counter(AggregateFunction):
+    def get_value(self, accumulator):
+        return accumulator[0]
+
+    def create_accumulator(self):
+        return [0]
+
+    def accumulate(self, accumulator, value):
+        accumulator[0] += 1
+
+
+class Top2(TableAggregateFunction):
+    def emit_value(self, accumulator):
+        yield from sorted((v for v in accumulator if v is not None), reverse=True)
+
+    def create_accumulator(self):
+        return [None, None]
+
+    def accumulate(self, accumulator, value):
+        accumulator[:] = sorted((v for v in accumulator + [value] if v is not None),
+                                reverse=True)[:2] + [None] * (2 - len(
+                                    [v for v in accumulator + [value] if v is not None]))
+
+
+def test_a_table_aggregate_function_in_batch_mode_emits_each_groups_rows(batch_t_env):
+    """Beyond PyFlink, which runs table aggregate functions in STREAMING mode only (their
+    changelog there: programs/flat_aggregate_udtaf.py)."""
+    t = batch_t_env.from_elements([(1, 2), (2, 3), (1, 5), (1, 4)], ["a", "b"])
+    top2 = udtaf(Top2(), result_type="BIGINT", accumulator_type="ARRAY<BIGINT>")
+    result = t.group_by(col("a")).flat_aggregate(top2(col("b")).alias("top")) \
+        .select(col("a"), col("top"))
+    assert sorted(rows(result)) == [(1, 4), (1, 5), (2, 3)]
+
+
+def test_flat_aggregate_takes_a_table_aggregate_function(words):
+    count = udaf(Counter(), result_type="BIGINT", accumulator_type="ARRAY<BIGINT>")
+    with pytest.raises(ValidationException, match="flat_aggregate takes a table aggregate"):
+        words.group_by(col("id")).flat_aggregate(count(col("id")))
 
 
 def test_map_gives_a_row_function_s_fields_as_columns(words):
