@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import List
 
-from pyspark.sql import Column
+from pyspark.sql import Column, Window
 from pyspark.sql import functions as F
 from pyspark.sql import types as st
 
@@ -82,19 +82,27 @@ def _typed(node: ops.Aggregate) -> List[Column]:
     return [quoted(f.name).cast(f.data_type.spark_type()).alias(f.name) for f in node.schema]
 
 
+def _refuse_unretractable(specs) -> None:
+    from pystream.runtime.changelog import retracts
+
+    refused = [s for s in specs if s.distinct or (
+        not s.function.retracts if s.function is not None else not retracts(s.name))]
+    if refused:
+        raise UnsupportedFeatureError(
+            "%s over an updating table in STREAMING mode (retraction: COUNT, SUM, SUM0, AVG "
+            "and Python aggregate functions with retract)" % (
+                refused[0].function.label if refused[0].function is not None
+                else refused[0].name.upper()))
+
+
 def unbounded_aggregate(node: ops.Aggregate, frame, ctx):
     """``GROUP BY keys`` over an append-only stream: rows of the keys, the results and
     ``__op`` (0 +I, 1 -U, 2 +U)."""
-    from pystream.runtime.changelog import AggregateChangelog, retracts
+    from pystream.runtime.changelog import AggregateChangelog
 
     inputs = _inputs(node)
     if frame.updating:
-        refused = [s for s in inputs.specs if s.function is not None or s.distinct or
-                   not retracts(s.name)]
-        if refused:
-            raise UnsupportedFeatureError(
-                "%s over an updating table in STREAMING mode (retraction: only COUNT, SUM, "
-                "SUM0 and AVG)" % refused[0].name.upper())
+        _refuse_unretractable(inputs.specs)
     processor = AggregateChangelog(list(node.schema.names), inputs.specs, keyed=inputs.keyed,
                                    ttl_ms=ctx.state_ttl_ms, retracting=frame.updating)
     if ctx.compiler is not None:
@@ -112,7 +120,7 @@ def bundled_aggregate(node: ops.Aggregate, frame, ctx):
     """``GROUP BY keys`` with a Python aggregate function over a bounded input in STREAMING
     mode: per key, the changelog of its results at the end of each bundle of
     ``ctx.bundle_size`` records (``__seq``, ``__op``, ``__sub`` give its order)."""
-    from pystream.runtime.changelog import BundledAggregate
+    from pystream.runtime.changelog import RETRACTING_FORMS, BundledAggregate
 
     inputs = _inputs(node)
     key_columns = ["__key%d" % i for i in range(len(node.keys))]
@@ -120,8 +128,16 @@ def bundled_aggregate(node: ops.Aggregate, frame, ctx):
     output = st.StructType(_fields(node) + [st.StructField(SEQ, st.LongType(), False),
                                             st.StructField(OP, st.IntegerType(), False),
                                             st.StructField(SUB, st.IntegerType(), False)])
-    df = frame.df.select(*inputs.keys, *inputs.args, F.col(SEQ))
-    run = BundledAggregate(key_columns, inputs.specs, SEQ, ctx.bundle_size, names)
+    specs = inputs.specs
+    if frame.updating:  # each change is a record: its place among all of them cuts bundles
+        _refuse_unretractable(specs)
+        specs = [replace(s, name=RETRACTING_FORMS.get(s.name, s.name)) for s in specs]
+        place = (F.row_number().over(Window.orderBy(SEQ, SUB)) - 1).alias(SEQ)
+        df = frame.df.select(*inputs.keys, *inputs.args, place, F.col(OP))
+    else:
+        df = frame.df.select(*inputs.keys, *inputs.args, F.col(SEQ))
+    run = BundledAggregate(key_columns, specs, SEQ, ctx.bundle_size, names,
+                           op=OP if frame.updating else None)
     df = df.groupBy(*df.columns[:len(inputs.keys)]).applyInPandas(
         lambda frame: run(frame), output)  # a function of one argument: the group's rows
     return replace(frame, df=df.select(*_typed(node), F.col(SEQ), F.col(OP), F.col(SUB)),

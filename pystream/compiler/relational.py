@@ -536,9 +536,10 @@ def _aggregate(node: ops.Aggregate, ctx: Context) -> Frame:
     if not ctx.changelog:
         grouped = _grouped(frame.df, keys, _aggregate_columns(node.aggregates, schema))
         return Frame(grouped.select(*[quoted(n) for n in node.schema.names]))
-    if frame.updating:
+    python = any(isinstance(a.expr, ex.UserCall) for a in node.aggregates)
+    if frame.updating and not python:
         return _retracting_aggregate(node, frame, keys)
-    if any(isinstance(a.expr, ex.UserCall) for a in node.aggregates):
+    if python:
         from pystream.compiler.changelog import bundled_aggregate
 
         return bundled_aggregate(node, frame, ctx)

@@ -293,6 +293,30 @@ class UserAggregate(ScalarEvaluator):
             raise operator_failure(e, self.label, tuple(args)) from None
         return acc
 
+    @property
+    def retracts(self) -> bool:
+        """Whether the function has ``retract`` (it can aggregate an updating table)."""
+        from pystream.table.udf import AggregateFunction, TableAggregateFunction
+
+        base = TableAggregateFunction if self.table else AggregateFunction
+        return not self.pandas and getattr(type(self.function), "retract", None) is not \
+            getattr(base, "retract", None)
+
+    def retract(self, acc, values) -> Any:
+        """Take one row's arguments away (a -U or -D of an updating input)."""
+        from pystream.runtime.errors import operator_failure
+
+        args = [_argument(t, v) for t, v in zip(self.arg_types, values)]
+        try:
+            if self.table:
+                self.function.retract(acc[0], *args)
+                acc[1] += 1
+            else:
+                self.function.retract(acc, *args)
+        except Exception as e:  # noqa: BLE001 - the user's error, reported with its row
+            raise operator_failure(e, self.label, tuple(args)) from None
+        return acc
+
     def value(self, acc) -> Any:
         """The result of an accumulator (a pandas function's: of its rows, as Series)."""
         import pandas as pd

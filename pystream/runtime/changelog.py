@@ -171,8 +171,12 @@ class Accumulators:
                 accs[i] = add(accs[i], value)
 
     def retract(self, accs: list, row) -> None:
-        """Take ``row`` away (a -U or -D of an updating input); see ``RETRACTIONS``."""
+        """Take ``row`` away (a -U or -D of an updating input); see ``RETRACTIONS``; a
+        user-defined aggregate function's ``retract``."""
         for i, spec in enumerate(self.specs):
+            if spec.function is not None:
+                accs[i] = spec.function.retract(accs[i], [row[c] for c in spec.columns])
+                continue
             value = 1 if spec.name == "count_star" else row[spec.columns[0]]
             if value is not None:
                 accs[i] = RETRACTIONS[spec.name](accs[i], value)
@@ -265,12 +269,13 @@ class BundledAggregate:
     ``sub`` columns for the changelog's order."""
 
     def __init__(self, key_columns: List[str], specs: List[AggregateSpec], seq: str,
-                 bundle_size: int, output_names: List[str]):
+                 bundle_size: int, output_names: List[str], op: Optional[str] = None):
         self.key_columns = key_columns
         self.accumulators = Accumulators(specs)
-        self.seq = seq
+        self.seq = seq  # the records' places in the input (bundles are cut by them)
         self.bundle_size = bundle_size
         self.output_names = output_names
+        self.op = op  # the row kind column of an updating input: -U and -D retract
 
     def __call__(self, frame):
         import pandas as pd
@@ -278,14 +283,24 @@ class BundledAggregate:
         frame = frame.sort_values(self.seq, kind="stable")
         records = frame.to_dict("records")
         keys = tuple(records[0][k] for k in self.key_columns) if records else ()
-        accs, previous, out, first = self.accumulators.create(), None, [], None
+        accs, previous, out, first, count = self.accumulators.create(), None, [], None, 0
         for i, record in enumerate(records):
             record = {k: (None if is_missing(v) else v) for k, v in record.items()}
-            self.accumulators.add(accs, record)
+            if self.op is not None and record[self.op] in (UPDATE_BEFORE, DELETE):
+                self.accumulators.retract(accs, record)
+                count -= 1
+            else:
+                self.accumulators.add(accs, record)
+                count += 1
             bundle = record[self.seq] // self.bundle_size
             first = record[self.seq] if first is None else first
             if i + 1 == len(records) or records[i + 1][self.seq] // self.bundle_size != bundle:
                 # emitted when the bundle ends, keys in the order they came in it
+                if count <= 0:  # no rows left: the key's result is deleted
+                    if previous is not None:
+                        out.append(keys + previous + (first, DELETE, 0))
+                    accs, previous, first, count = self.accumulators.create(), None, None, 0
+                    continue
                 current = self.accumulators.results(accs)
                 for sub, (values, op) in enumerate(changes(previous, current)):
                     out.append(keys + values + (first, op, sub))

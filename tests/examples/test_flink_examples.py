@@ -68,9 +68,6 @@ NOT_YET = {
         "module and sql_operations() does not fail as on PyFlink ('function' object has no "
         "attribute 'loads'): pystream runs every part to the end (aggregate and "
         "flat_aggregate of row_operations() included)",
-    "table__pandas__pandas_udaf":
-        "mean of a FLOAT column in a pandas UDAF: '+I[Bob, 28.8, ...]' where PyFlink prints "
-        "'+I[Bob, 28.800001, ...]' (it hands the UDAF a float32 Series: 30.2, 53.1, 3.1)",
     "table__windowing__sliding_window":
         "FLOAT sum of Bob's windows [0 s, 5 s) and [2 s, 7 s): 86.4 where PyFlink prints "
         "86.399994 (it adds float32 partial sums of 2 s panes: (53.1 + 3.1) + 30.2)",

@@ -31,8 +31,14 @@ class Lookup(AsyncScalarFunction):
 
 
 @pytest.fixture
+def t_env(batch_t_env):
+    """BATCH mode: the calls run alike in both modes (STREAMING: tests/examples)."""
+    batch_t_env.get_config().set("parallelism.default", "1")
+    return batch_t_env
+
+
+@pytest.fixture
 def keys(t_env):
-    t_env.get_config().set("parallelism.default", "1")
     return t_env.from_elements([(k,) for k in range(1, 13)], ["k"])
 
 

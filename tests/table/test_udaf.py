@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pystream.common import Row
-from pystream.errors import JobExecutionError
+from pystream.errors import JobExecutionError, UnsupportedFeatureError
 from pystream.table import DataTypes
 from pystream.table.expressions import col, lit
 from pystream.table.udf import AggregateFunction, udaf
@@ -130,3 +130,22 @@ def test_a_table_aggregate_over_an_unbounded_table(streaming_t_env):
             if kinds[-1][0] == "-D":
                 break
     assert kinds[0] == ("+I", (3, 3)) and kinds[-1] == ("-D", (3, 3))
+
+
+def test_a_python_aggregate_without_retract_over_an_updating_table_is_refused(
+        streaming_t_env):
+    class NoRetract(AggregateFunction):
+        def create_accumulator(self):
+            return [0]
+
+        def get_value(self, accumulator):
+            return accumulator[0]
+
+        def accumulate(self, accumulator, value):
+            accumulator[0] += value
+
+    total = udaf(NoRetract(), result_type=DataTypes.BIGINT())
+    t = streaming_t_env.from_elements(ROWS, NAMES).group_by(col("k")) \
+        .select(col("k"), col("v").sum.alias("s"))
+    with pytest.raises(UnsupportedFeatureError, match=r"AggregateFunction 'NoRetract'.*retract"):
+        rows(t.group_by(col("s")).select(total(col("s"))))

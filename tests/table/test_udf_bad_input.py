@@ -10,6 +10,12 @@ from pystream.util.exceptions import ValidationException
 
 
 @pytest.fixture
+def t_env(batch_t_env):
+    """BATCH mode: the errors come from the same evaluators in both modes."""
+    return batch_t_env
+
+
+@pytest.fixture
 def numbers(t_env):
     return t_env.from_elements([(1, "a"), (2, "b")], ["id", "word"])
 
@@ -44,7 +50,7 @@ class NoEval(ScalarFunction):
     pass
 
 
-def test_a_scalar_function_without_eval_cannot_be_made(t_env):
+def test_a_scalar_function_without_eval_cannot_be_made():
     """As in PyFlink: eval is an abstract method."""
     with pytest.raises(TypeError, match=r"abstract method.* 'eval'|abstract method eval"):
         NoEval()
