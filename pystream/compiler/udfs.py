@@ -118,13 +118,32 @@ class ScalarEvaluator:
                 raise operator_failure(e, self.label + " open()") from None
         self._call = python_callable(self.function)
         self._kinds = _python_kinds(self.result_type)
+        # the common case, at Python's speed: arguments and result cross as they are
+        self._plain = all(_plain(t, "python_value") for t in self.arg_types) and \
+            _plain(self.result_type, "spark_value")
+        kinds = self._kinds or ()
+        self._exact = {k for k in (int, float, str, bool)
+                       if issubclass(k, kinds) and (k is not bool or bool in kinds)}
         self._opened = True
 
     def __call__(self, *values: Any) -> Any:
-        from pystream.runtime.errors import operator_failure
-
         if not self._opened:
             self._open()
+        if not self._plain:
+            return self._converted(values)
+        try:
+            value = self._call(*values)
+            if value is None or type(value) in self._exact:
+                return value
+            return self.result_type.spark_value(self._fitting(value))
+        except Exception as e:  # noqa: BLE001 - the user's error, reported with its row
+            from pystream.runtime.errors import operator_failure
+
+            raise operator_failure(e, self.label, values) from None
+
+    def _converted(self, values: tuple) -> Any:
+        from pystream.runtime.errors import operator_failure
+
         args = [_argument(t, v) for t, v in zip(self.arg_types, values)]
         try:
             return self.result_type.spark_value(self._fitting(self._call(*args)))
@@ -375,6 +394,12 @@ def aggregate_udf_column(wrapper, args: List[Column], arg_types: List[DataType])
                                                           wrapper.result_type)),
                           wrapper.result_type.spark_type(), ArrowUDFType.GROUPED_AGG)
     return run(*args)
+
+
+def _plain(data_type: DataType, method: str) -> bool:
+    """Whether ``data_type``'s ``python_value`` / ``spark_value`` leaves values as they are
+    (DataType's own), so a value crosses without conversion."""
+    return getattr(type(data_type), method) is getattr(DataType, method)
 
 
 def _arrow_value(data_type: DataType, value: Any) -> Any:
