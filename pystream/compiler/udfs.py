@@ -296,21 +296,10 @@ class UserAggregate(ScalarEvaluator):
         return [acc, 0] if self.table else acc
 
     def add(self, acc, values) -> Any:
-        from pystream.runtime.errors import operator_failure
-
-        args = [_argument(t, v) for t, v in zip(self.arg_types, values)]
         if self.pandas:
-            acc.append(args)
+            acc.append([_argument(t, v) for t, v in zip(self.arg_types, values)])
             return acc
-        try:
-            if self.table:
-                self.function.accumulate(acc[0], *args)
-                acc[1] += 1
-            else:
-                self.function.accumulate(acc, *args)
-        except Exception as e:  # noqa: BLE001 - the user's error, reported with its row
-            raise operator_failure(e, self.label, tuple(args)) from None
-        return acc
+        return self._step("accumulate", acc, values)
 
     @property
     def retracts(self) -> bool:
@@ -323,15 +312,20 @@ class UserAggregate(ScalarEvaluator):
 
     def retract(self, acc, values) -> Any:
         """Take one row's arguments away (a -U or -D of an updating input)."""
+        return self._step("retract", acc, values)
+
+    def _step(self, method: str, acc, values) -> Any:
+        """One row's arguments into (``accumulate``) or out of (``retract``) the
+        accumulator; a table aggregate's count of changes grows either way."""
         from pystream.runtime.errors import operator_failure
 
         args = [_argument(t, v) for t, v in zip(self.arg_types, values)]
         try:
             if self.table:
-                self.function.retract(acc[0], *args)
+                getattr(self.function, method)(acc[0], *args)
                 acc[1] += 1
             else:
-                self.function.retract(acc, *args)
+                getattr(self.function, method)(acc, *args)
         except Exception as e:  # noqa: BLE001 - the user's error, reported with its row
             raise operator_failure(e, self.label, tuple(args)) from None
         return acc

@@ -339,27 +339,19 @@ def _aggregated(table: Table, keys: List[ex.Expr], func,
             else "aggregate takes an aggregate function (udaf); flat_aggregate a udtaf")
     rel = build.aggregate(table._rel, keys, list(keys) + [ex.Alias(node, ("__agg",))])
     key_names = rel.schema.names[:len(keys)]
-    if is_table:
+    if is_table:  # the rows it emits, their fields as columns
         rel = build.table_aggregate_rows(rel, "__agg")
-    result = rel.schema.field("__agg").data_type if not is_table else None
-    if is_table:
         fields = list(rel.schema.names[len(keys):])
-        if names and len(names) != len(fields):
-            raise ValidationException(
-                "The table aggregate function's rows have %d fields, the alias names %d."
-                % (len(fields), len(names)))
-        return build.project(rel, [ex.Column(k) for k in key_names] + [
-            ex.Alias(ex.Column(f), (n,)) for f, n in zip(fields, names or fields)])
-    fields = [f.name for f in result.fields] if hasattr(result, "fields") else None
-    if fields is None:
-        columns = [ex.Alias(ex.Column("__agg"), (names[0] if names else "_c0",))]
+        produced = [ex.Column(f) for f in fields]
     else:
-        if names and len(names) != len(fields):
-            raise ValidationException(
-                "The aggregate function's result has %d fields, the alias names %d."
-                % (len(fields), len(names)))
-        columns = [ex.Alias(ex.Call("get", (ex.Column("__agg"), to_node(f))), (n,))
-                   for f, n in zip(fields, names or fields)]
+        result = rel.schema.field("__agg").data_type
+        fields = [f.name for f in result.fields] if hasattr(result, "fields") else ["_c0"]
+        produced = [ex.Call("get", (ex.Column("__agg"), to_node(f))) for f in fields] \
+            if hasattr(result, "fields") else [ex.Column("__agg")]
+    if names and len(names) != len(fields):
+        raise ValidationException("The function's result has %d fields, the alias names %d."
+                                  % (len(fields), len(names)))
+    columns = [ex.Alias(p, (n,)) for p, n in zip(produced, names or fields)]
     return build.project(rel, [ex.Column(k) for k in key_names] + columns)
 
 
