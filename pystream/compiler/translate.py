@@ -17,6 +17,7 @@ from pystream.errors import PystreamError
 from pystream.plan import CHAIN, REBALANCE, Plan
 from pystream.runtime.context import TaskInfo
 from pystream.runtime.dependencies import Bundle, shipped
+from pystream.runtime.key_groups import KeyPlacement
 from pystream.runtime.keyed_batch import INPUT
 from pystream.runtime.layout import KEY, PICKLED, PID, TAG, TS, Layout
 from pystream.runtime.records import VALUE_COLUMN
@@ -34,7 +35,11 @@ class Compiler:
         self.bundle = bundle
         self._raw: Dict[int, Flow] = {}
         self._tagged_flows: Dict[int, Flow] = {}
-        self.shuffle_partitions: Optional[int] = None
+        # STREAMING: Spark's partitions of keyed state, one per subtask of the widest keyed
+        # operator (Spark hashes every stateful operator's input into as many)
+        self.shuffle_partitions: Optional[int] = None if self.settings.batch else max(
+            (self.keyed_parallelism(n) for n in plan.nodes() if isinstance(n, graph.Keyed)),
+            default=None)
         self.temp_dirs: List[str] = []  # removed when the job ends
         # the graph nodes whose functions each Python stage runs, as built (checked against
         # the plan's stages by the tests)
@@ -127,10 +132,20 @@ class Compiler:
                     info=TaskInfo("Rebalance", parallelism, self.settings.max_parallelism))
         return self._partition_by(flow, parallelism, op)
 
-    def keyed_input(self, key_by: graph.KeyBy, parallelism: Optional[int], pickled: bool) -> Flow:
-        """The input of ``key_by`` with its ``__key`` column (values pickled if ``pickled``)."""
+    def keyed_parallelism(self, node: graph.Keyed) -> int:
+        return node.meta.parallelism or self.settings.parallelism
+
+    def keyed_input(self, key_by: graph.KeyBy, parallelism: int, pickled: bool,
+                    partitions: Optional[int]) -> Flow:
+        """The input of ``key_by`` with its ``__key`` column (values pickled if ``pickled``),
+        its keys placed so that of ``partitions`` hash partitions each key lands on the
+        subtask Flink gives it (None: keys as they are)."""
         flow = self.flow(key_by.input)
         key_op = self.op(key_by, "key", key_by.key_selector, parallelism)
+        if partitions is not None:
+            key_op = replace(key_op, placement=KeyPlacement(
+                parallelism, key_by.meta.max_parallelism or self.settings.max_parallelism,
+                partitions, key_by.key_type))
         layout = Layout(PICKLED if pickled else flow.type_info, flow.layout.timestamped,
                         keyed=True)
         return self.materialize(flow, layout, key_op=key_op)
@@ -198,8 +213,8 @@ class Compiler:
 
         inherited = self.flow(node.input).parallelism
         p = self.parallelism_of(node, inherited) or inherited
-        keyed = self.keyed_input(node, p, pickled=False)
-        df = keyed.df.repartition(p, F.col(KEY)) if p else keyed.df.repartition(F.col(KEY))
+        keyed = self.keyed_input(node, p, pickled=False, partitions=p)
+        df = keyed.df.repartition(p, F.col(KEY))
         return keyed.but(df=df.drop(KEY), layout=keyed.layout.but(keyed=False), parallelism=p)
 
     @translate.register
@@ -208,11 +223,13 @@ class Compiler:
 
         from pystream.runtime.keyed_batch import KeyedBatchStage
 
-        p = node.meta.parallelism or self.settings.parallelism
+        p = self.keyed_parallelism(node)
+        partitions = p if self.settings.batch else self.shuffle_partitions
         if node.input2 is None:
-            keyed = self.keyed_input(node.input, p, pickled=not self.settings.batch)
+            keyed = self.keyed_input(node.input, p, pickled=not self.settings.batch,
+                                     partitions=partitions)
         else:
-            keyed = self.two_keyed_inputs(node, p)
+            keyed = self.two_keyed_inputs(node, p, partitions)
         tags = tuple(sorted(self.plan.side_tags.get(node.id, ())))
         info, label = self.task_info(node, p), node.meta.label()
         if not self.settings.batch:
@@ -230,7 +247,7 @@ class Compiler:
         df = df.mapInArrow(self.ship(stage), out.spark_schema())
         return keyed.but(df=df, layout=out, type_info=node.output_type, parallelism=p, ops=())
 
-    def two_keyed_inputs(self, node: graph.Keyed, p: int) -> Flow:
+    def two_keyed_inputs(self, node: graph.Keyed, p: int, partitions: int) -> Flow:
         """The inputs of a two-input keyed operator as one keyed flow: values pickled, the
         ``__input`` column 0 or 1. A broadcast operator's first input is keyed by key group
         and its second input copied to every group (see ``runtime.keyed_broadcast``)."""
@@ -249,8 +266,9 @@ class Compiler:
             second = second.but(df=second.df.crossJoin(copies),
                                 layout=second.layout.but(keyed=True))
         else:
-            second = self.keyed_input(node.input2, p, pickled=True)
-        flows = [self.keyed_input(first, p, pickled=True), second]
+            second = self.keyed_input(node.input2, p, pickled=True, partitions=partitions)
+        flows = [self.keyed_input(first, p, pickled=True,
+                                  partitions=None if node.broadcast else partitions), second]
         layout = Layout(PICKLED, any(f.layout.timestamped for f in flows), keyed=True)
         df = None
         for index, flow in enumerate(flows):
@@ -296,7 +314,6 @@ class Compiler:
         processor = KeyedProcessor(node.function, info, node.meta.label(), tuple(columns),
                                    timestamped, time_mode, tags, node.output_type,
                                    broadcast_first=node.broadcast)
-        self.shuffle_partitions = max(self.shuffle_partitions or 0, p)
         df = df.groupBy(KEY).transformWithState(self.ship(processor), processor.output_schema(),
                                                 "Append", time_mode)
         out = Layout(processor.output_type or PICKLED, timestamped=timestamped, tagged=bool(tags))

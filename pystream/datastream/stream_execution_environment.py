@@ -106,6 +106,15 @@ class StreamExecutionEnvironment:
     def get_max_parallelism(self) -> int:
         return self._config.get_max_parallelism()
 
+    def _max_parallelism(self) -> int:
+        """The number of key groups keyed state is split into: as set, else Flink's default
+        for the parallelism (128 up to a parallelism of 85)."""
+        configured = self._config.get_max_parallelism()
+        if configured > 0:
+            return configured
+        wanted = max(self.get_parallelism(), 1) * 3 // 2
+        return min(max(1 << (wanted - 1).bit_length(), 128), 32768)
+
     def set_runtime_mode(self, execution_mode: RuntimeExecutionMode
                          ) -> "StreamExecutionEnvironment":
         """STREAMING (Structured Streaming), BATCH (batch DataFrames) or AUTOMATIC."""
@@ -367,7 +376,7 @@ class StreamExecutionEnvironment:
             runtime_mode=self._runtime_mode.name,
             parallelism=self.get_parallelism(),
             parallelism_explicit=self._config.get_parallelism() > 0,
-            max_parallelism=max(self._config.get_max_parallelism(), 128),
+            max_parallelism=self._max_parallelism(),
             job_parameters=self._config.get_global_job_parameters(),
             chaining=self._chaining,
             may_run_as_batch=self._configuration.get_string(

@@ -10,11 +10,9 @@ with PyFlink.
 """
 from __future__ import annotations
 
-import struct
 from typing import Any, Callable, List, Optional
 
 from pystream.common.typeinfo import (
-    BasicType,
     MapTypeInfo,
     RowTypeInfo,
     TupleTypeInfo,
@@ -22,6 +20,7 @@ from pystream.common.typeinfo import (
     _ElementTypeInfo,
 )
 from pystream.common.types import Row
+from pystream.runtime.java_hashes import java_hash_of
 
 __all__ = ["shaper", "java_hashmap_order"]
 
@@ -53,7 +52,7 @@ def shaper(type_info: TypeInformation) -> Optional[Shaper]:
         return lambda value: None if value is None else tuple(
             v if f is None else f(v) for f, v in zip(fields, value))
     if isinstance(type_info, MapTypeInfo):
-        key_hash = _JAVA_HASHES.get(getattr(type_info._key_type_info, "_basic_type", None))
+        key_hash = java_hash_of(type_info._key_type_info)
         values = shaper(type_info._value_type_info)
 
         def mapping(value):
@@ -93,37 +92,3 @@ def _power_of_two_at_least(n: int) -> int:
     while capacity < n:
         capacity *= 2
     return capacity
-
-
-def _int32(x: int) -> int:
-    x &= 0xFFFFFFFF
-    return x - (1 << 32) if x >= 1 << 31 else x
-
-
-def _string_hash(s) -> int:
-    h = 0
-    data = s.encode("utf-16-be")
-    for i in range(0, len(data), 2):
-        h = (31 * h + (data[i] << 8 | data[i + 1])) & 0xFFFFFFFF
-    return _int32(h)
-
-
-def _long_hash(v) -> int:
-    v &= 0xFFFFFFFFFFFFFFFF
-    return _int32(v ^ (v >> 32))
-
-
-def _double_hash(v) -> int:
-    return _long_hash(struct.unpack(">q", struct.pack(">d", v))[0])
-
-
-def _float_hash(v) -> int:
-    return _int32(struct.unpack(">i", struct.pack(">f", v))[0])
-
-
-_JAVA_HASHES = {
-    BasicType.STRING: _string_hash, BasicType.CHAR: _string_hash,
-    BasicType.INT: _int32, BasicType.SHORT: _int32, BasicType.BYTE: _int32,
-    BasicType.LONG: _long_hash, BasicType.BOOLEAN: lambda b: 1231 if b else 1237,
-    BasicType.DOUBLE: _double_hash, BasicType.FLOAT: _float_hash,
-}

@@ -29,6 +29,7 @@ from pystream.datastream.output_tag import OutputTag
 from pystream.runtime import records
 from pystream.runtime.context import NO_TIMESTAMP, StreamingRuntimeContext, TaskInfo
 from pystream.runtime.errors import operator_failure
+from pystream.runtime.key_groups import KeyPlacement
 from pystream.runtime.layout import TS, Layout, timestamps_from_arrow, timestamps_to_arrow
 from pystream.runtime.shapes import shaper
 
@@ -44,6 +45,7 @@ class OpSpec:
     label: str
     info: TaskInfo
     output_type: Optional[TypeInformation] = None  # declared: values take its PyFlink shape
+    placement: Optional[KeyPlacement] = None  # a 'key' op: where Spark sends each key
 
 
 _METHOD = {"map": (MapFunction, "map"), "flat_map": (FlatMapFunction, "flat_map"),
@@ -258,7 +260,8 @@ class FusedStage:
         it (a trailing key or partition op only routes it)."""
         makers = [op for op in self.ops if op.kind not in ("key", "partition")]
         label = makers[-1].label if makers else "source"
-        return TaggedEncoder(self.output, self.side_tags, label).encode
+        placement = self.ops[-1].placement if self.ops else None
+        return TaggedEncoder(self.output, self.side_tags, label, placement).encode
 
 
 @contextlib.contextmanager
@@ -342,8 +345,10 @@ class TaggedEncoder:
     """Encodes a stage's output into a batch of ``layout``: main records, and with a tagged
     layout also the side-output records of the wanted tags."""
 
-    def __init__(self, layout: Layout, side_tags: tuple, label: str):
+    def __init__(self, layout: Layout, side_tags: tuple, label: str,
+                 placement: Optional[KeyPlacement] = None):
         self.layout = layout
+        self.placement = placement
         self.schema = layout.arrow_schema()
         self.label = label
         self.encode_data = records.batch_encoder(layout.type_info)
@@ -391,7 +396,10 @@ class TaggedEncoder:
         if layout.timestamped:
             columns.append(timestamps_to_arrow(ts if ts is not None else [None] * len(values)))
         if layout.keyed:
-            columns.append(pa.array(encode_keys(trailing), pa.binary()))
+            keys = encode_keys(trailing)
+            if self.placement is not None:
+                keys = self.placement.place(trailing, keys)
+            columns.append(pa.array(keys, pa.binary()))
         if layout.tagged:
             columns.append(pa.array(tags, pa.string()))
         if layout.partition_ids:

@@ -55,12 +55,6 @@ NOT_YET = {
         "at parallelism 1 the keyed sum's lines come in another order: ('USA', 124), "
         "('China', 135), ('China', 167), ('Germany', 123), where PyFlink keeps the input's: "
         "('Germany', 123), ('China', 135), ('USA', 124), ('China', 167)",
-    "datastream__event_time_timer":
-        "keyed print() says subtask 2> where PyFlink says 1> (\"1> ('Bob', "
-        "102.49999952316284)\"): Flink's key-group assignment; the values match",
-    "datastream__state_access":
-        "keyed print() says subtask 2> where PyFlink says 1> for both keys (\"1> ('Alice', "
-        "110.0999984741211)\"): Flink's key-group assignment; the values match",
     "table__basic_operations":
         "explain() prints Spark's plan (== Physical Plan ==, *(1) Scan ExistingRDD...) "
         "where PyFlink prints Flink's (LogicalCorrelate, PythonCorrelate, ...); "
