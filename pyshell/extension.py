@@ -32,6 +32,7 @@ def load(ipython, warm_up: bool = True) -> background.SparkStarter:
     ipython.events.register("pre_run_cell", watch.pre_run_cell)
     ipython.events.register("post_run_cell", watch.post_run_cell)
     ipython.set_hook("complete_command", _sql_line_completions(ipython), str_key="%sql")
+    ipython.Completer.custom_matchers.append(_table_call_completions(ipython))
     atexit.register(background.shutdown)
     return starter
 
@@ -43,6 +44,21 @@ def _sql_line_completions(ipython):
     def complete(_self, event):
         return complete_sql(event.text_until_cursor,
                             sql_words(ipython.user_ns.get("t_env")))
+    return complete
+
+
+def _table_call_completions(ipython):
+    """An IPython matcher for the strings of Table API calls: table names in
+    ``t_env.from_path('...``, SQL in ``t_env.sql_query('...`` (see ``complete_in_call``)."""
+    from IPython.core.completer import SimpleCompletion, completion_matcher
+
+    from pyshell.sql_complete import complete_in_call
+
+    @completion_matcher(identifier="pystream.tables", api_version=2, priority=1)
+    def complete(context):
+        found = complete_in_call(context.text_until_cursor, ipython.user_ns.get("t_env"))
+        return {"completions": [SimpleCompletion(text) for text in found],
+                "suppress": bool(found)}
     return complete
 
 

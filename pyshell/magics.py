@@ -245,12 +245,19 @@ class PystreamMagics(Magics):
     @magic_arguments()
     @argument("-n", "--rows", dest="n", type=int, default=10, help="latest rows to show (10)")
     @argument("--refresh", type=float, default=0.5, help="seconds between redraws (0.5)")
+    @argument("--mode", choices=["changelog", "table"], default="changelog",
+              help="the latest rows (a Table's changes with their op), or a table: a "
+                   "DataStream's latest record per key, a Table's current rows")
     @_stream_argument
     @line_cell_magic
     def watch(self, line: str, cell: Optional[str] = None):
         """Watch a DataStream, or a Table over an unbounded source, live: its latest rows
         (a Table's with their op), rows/s and watermark, until Ctrl-C (which stops the query
-        and returns to the prompt)."""
+        and returns to the prompt).
+
+        --mode table keeps one row per key, updated in place: a DataStream's latest record
+        per key (a KeyedStream's key, the key of a rolling reduce or sum, else the first
+        field), an updating Table's current rows."""
         from pyshell.watch import live_output, watch, watch_table
 
         args, expression = self._parse(self.watch, line)
@@ -259,7 +266,8 @@ class PystreamMagics(Magics):
         self._session()
         self.starter.make_way()
         out = live_output()
-        closing = self._run(lambda cancel: follow(ds, args.n, cancel, out.show, args.refresh))
+        closing = self._run(lambda cancel: follow(ds, args.n, cancel, out.show, args.refresh,
+                                                  args.mode))
         if closing:
             print(closing)
 
@@ -331,7 +339,9 @@ class PystreamMagics(Magics):
               help="stop a query after this many rows (unbounded queries: 10)")
     @argument("--timeout", type=float, default=30.0,
               help="stop a query over an unbounded table after this many seconds (30)")
-    @argument("-o", "--output", default=None, help="store the last result's rows in this name")
+    @argument("-o", "--output", default=None,
+              help="store the last result in this name: a pandas DataFrame of a bounded "
+                   "query's final rows, of the changes seen of an unbounded one")
     @argument("--batch", action="store_true", help="run in bt_env (BATCH) instead of t_env")
     @line_cell_magic
     def sql(self, line: str, cell: Optional[str] = None):
@@ -353,18 +363,18 @@ class PystreamMagics(Magics):
             print(str(e), file=sys.stderr)
             return None
         self._session()
-        rows = None
+        frame = None
         for statement in statements:
             shown = self._run(lambda cancel, s=statement: run_statement(
                 t_env, s, args.mode, args.n, emit=_print_now, cancel=cancel,
                 timeout=args.timeout))
             if shown is None:
                 return None
-            lines, rows = shown
+            lines, frame = shown
             if lines:
                 print("\n".join(lines))
         if args.output:
-            self.shell.user_ns[args.output] = rows
+            self.shell.user_ns[args.output] = frame
         return None
 
     # -- %conf

@@ -1,16 +1,21 @@
-"""Pure text rendering: records -> table, preview footers, the jobs table, durations.
+"""Rendering: records -> tables (with ``rich``), preview footers, the jobs table, durations.
 
-Nothing here touches Spark or the terminal, so it is tested with plain lists:
+Nothing here touches Spark, so it is tested with plain lists. On a terminal tables are drawn
+with rich's box lines and colours; elsewhere (a pipe, a file, a test) as plain text, one
+line per row:
 
->>> print(table(["f0", "f1"], [(0, "a"), (1, "bb")]))
-f0 | f1
----+---
- 0 | a
- 1 | bb
+>>> print(table(["f0", "f1"], [(0, "a"), (1, "bb")], terminal=False))
+| f0 | f1 |
+|----|----|
+|  0 | a  |
+|  1 | bb |
 """
 from __future__ import annotations
 
+import io
 import numbers
+import shutil
+import sys
 from typing import Any, List, Optional, Sequence, Tuple
 
 MAX_CELL = 40
@@ -47,21 +52,56 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, numbers.Number) and not isinstance(value, bool)
 
 
-def table(columns: Sequence[str], records: Sequence[Any], limit: int = MAX_CELL) -> str:
-    """An aligned text table of ``records`` under ``columns`` (numbers right-aligned)."""
+def is_terminal() -> bool:
+    """Whether this process writes to a terminal."""
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def to_text(renderable, terminal: Optional[bool] = None) -> str:
+    """A rich renderable as text: with colours, at the terminal's width, on a terminal;
+    plain and unwrapped elsewhere."""
+    from rich.console import Console
+
+    terminal = is_terminal() if terminal is None else terminal
+    width = shutil.get_terminal_size().columns if terminal else 10_000
+    console = Console(file=io.StringIO(), force_terminal=terminal, width=width,
+                      color_system="standard" if terminal else None, highlight=False,
+                      soft_wrap=False)
+    with console.capture() as captured:
+        console.print(renderable)
+    # the Markdown-like box has empty top and bottom edges
+    return "\n".join(line.rstrip() for line in captured.get().splitlines() if line.strip())
+
+
+def rich_table(columns: Sequence[str], records: Sequence[Any], limit: int = MAX_CELL,
+               terminal: Optional[bool] = None):
+    """``records`` under ``columns`` as a rich Table (numbers right-aligned): box lines on
+    a terminal, a Markdown-like table elsewhere."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    terminal = is_terminal() if terminal is None else terminal
     rows = [fields(r, len(columns)) for r in records]
-    texts = [[cell(v, limit) for v in row] for row in rows]
-    widths = [max([len(c)] + [len(t[i]) for t in texts]) for i, c in enumerate(columns)]
     right = [bool(rows) and all(_is_number(row[i]) or row[i] is None for row in rows)
              for i in range(len(columns))]
+    out = Table(box=box.ROUNDED if terminal else box.MARKDOWN, show_edge=True,
+                header_style="bold" if terminal else "", pad_edge=True)
+    for name, align_right in zip(columns, right):
+        out.add_column(name, justify="right" if align_right else "left", no_wrap=True,
+                       overflow="ellipsis")
+    for row in rows:
+        out.add_row(*[Text(cell(v, limit)) for v in row])
+    return out
 
-    def line(cells, align_right):
-        return " | ".join(c.rjust(w) if r else c.ljust(w)
-                          for c, w, r in zip(cells, widths, align_right)).rstrip()
 
-    out = [line(columns, [False] * len(columns)), "-+-".join("-" * w for w in widths)]
-    out += [line(t, right) for t in texts]
-    return "\n".join(out)
+def table(columns: Sequence[str], records: Sequence[Any], limit: int = MAX_CELL,
+          terminal: Optional[bool] = None) -> str:
+    """An aligned table of ``records`` under ``columns`` as text (see ``rich_table``)."""
+    return to_text(rich_table(columns, records, limit, terminal), terminal)
 
 
 def duration(seconds: float) -> str:
@@ -104,14 +144,14 @@ def count(value: Optional[int]) -> str:
     return "-" if value is None else str(value)
 
 
-def jobs_table(rows: Sequence[dict]) -> str:
+def jobs_table(rows: Sequence[dict], terminal: Optional[bool] = None) -> str:
     """The ``%jobs`` table; each row has id, name, age (s), rows, rate, status."""
     if not rows:
         return "No running jobs."
     columns = ["ID", "NAME", "AGE", "ROWS", "RATE", "STATUS"]
     records = [(r["id"], r["name"], duration(r["age"]) if r["age"] is not None else "-",
                 count(r["rows"]), rate(r["rate"]), r["status"]) for r in rows]
-    return table(columns, records)
+    return table(columns, records, terminal=terminal)
 
 
 def wrap_names(names: Sequence[str], width: int = 78, indent: str = "  ") -> List[str]:
@@ -141,14 +181,18 @@ def html_table(columns: Sequence[str], records: Sequence[Any]) -> str:
 
 def watch_frame(columns: Sequence[str], rows: Sequence[Any], total: int,
                 rows_per_second: Optional[float], watermark: Optional[str],
-                elapsed: float) -> str:
-    """One frame of ``%watch``: a status line over the latest rows."""
+                elapsed: float, view: Optional[str] = None,
+                terminal: Optional[bool] = None) -> str:
+    """One frame of ``%watch``: a status line over the latest rows (``view``: what a table
+    view shows, as "12 keys")."""
     status = ["%d row%s" % (total, "" if total == 1 else "s"),
               "%s rows/s" % ("-" if rows_per_second is None else "%.1f" % rows_per_second)]
+    if view:
+        status.insert(0, view)
     if watermark:
         status.append("watermark %s" % watermark)
     status += [duration(elapsed), "Ctrl-C stops"]
-    return " · ".join(status) + "\n" + table(columns, rows)
+    return " · ".join(status) + "\n" + table(columns, rows, terminal=terminal)
 
 
 def watch_footer(reason: str, total: int, elapsed: float) -> str:

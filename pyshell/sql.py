@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from pyshell import render
 from pystream.table.formatting import TableauWriter, tableau_lines
 
 
@@ -36,15 +37,38 @@ UNBOUNDED_ROWS = 10  # a query over an unbounded table without -n stops after th
 
 def run_statement(t_env, statement, mode: str = "tableau", n: Optional[int] = None,
                   emit: Optional[Callable[[str], None]] = None, cancel=None,
-                  timeout: Optional[float] = None) -> Tuple[List[str], list]:
-    """Runs one parsed statement: (the lines to show, the rows it gave). A query stops after
-    ``n`` rows; one over an unbounded table shows its rows through ``emit`` as they arrive and
-    stops after ``n`` (else UNBOUNDED_ROWS) rows, ``timeout`` seconds, or ``cancel``."""
+                  timeout: Optional[float] = None) -> Tuple[List[str], Any]:
+    """Runs one parsed statement: (the lines to show, its ``output_frame``, None for a
+    statement that gives no rows). A query stops after ``n`` rows; one over an unbounded
+    table shows its rows through ``emit`` as they arrive and stops after ``n`` (else
+    UNBOUNDED_ROWS) rows, ``timeout`` seconds, or ``cancel``."""
     from pystream.sql.statements import execute_parsed
 
     result = execute_parsed(t_env, statement)
     if result.get_result_kind().name == "SUCCESS":
-        return ["OK"], []
+        return ["OK"], None
+    lines, rows = _shown(result, mode, n, emit, cancel, timeout)
+    return lines, output_frame(result, rows)
+
+
+def output_frame(result, rows: list):
+    """What ``%sql -o`` stores, a pandas DataFrame: the rows a bounded query's changes leave,
+    the changes seen so far of an unbounded one (with their ``op`` when it updates)."""
+    import pandas as pd
+
+    names = list(result.get_table_schema().get_field_names())
+    if result.is_unbounded and any(str(r.get_row_kind()) != "+I" for r in rows):
+        return pd.DataFrame([[str(r.get_row_kind())] + list(r) for r in rows],
+                            columns=["op"] + names)
+    current: List[tuple] = []
+    for row in rows:
+        apply_change(current, row)
+    return pd.DataFrame(current, columns=names)
+
+
+def _shown(result, mode: str, n: Optional[int], emit, cancel,
+           timeout: Optional[float]) -> Tuple[List[str], list]:
+    """(the lines to show, the rows the query gave)."""
     schema = result.get_table_schema()
     if mode == "table":
         return _table_view(result, n, cancel, timeout, emit)
@@ -74,6 +98,8 @@ def _leading(result, n: Optional[int], cancel, timeout: Optional[float],
             timer.start()
         try:
             for row in results:
+                if cancel is not None and cancel.is_set():
+                    break  # rows already fetched are not shown after Ctrl-C
                 rows.append(row)
                 if each is not None:
                     each(row)
@@ -114,21 +140,17 @@ def apply_change(current: List[tuple], row) -> None:
         current.remove(values)
 
 
-def rich_table(schema, current: List[tuple], changes: int):
+def rich_table(schema, current: List[tuple], changes: int, terminal: Optional[bool] = None):
     """The current rows as a rich Table, with the number of rows and changes under it."""
     from rich.console import Group
-    from rich.table import Table
     from rich.text import Text
 
     from pystream.table.formatting import flink_string
 
     types = schema.get_field_data_types()
-    table = Table()
-    for name in schema.get_field_names():
-        table.add_column(name)
-    for values in current:
-        table.add_row(*[flink_string(v, t) for v, t in zip(values, types)])
-    return Group(table, Text("%d rows · %d changes" % (len(current), changes)))
+    rows = [[flink_string(v, t) for v, t in zip(values, types)] for values in current]
+    return Group(render.rich_table(schema.get_field_names(), rows, terminal=terminal),
+                 Text("%d rows · %d changes" % (len(current), changes)))
 
 
 def _table_view(result, n: Optional[int], cancel, timeout: Optional[float],
@@ -149,17 +171,13 @@ def _table_view(result, n: Optional[int], cancel, timeout: Optional[float],
         rows = _leading(result, n, cancel, timeout if result.is_unbounded else None)
         for row in rows:
             apply_change(current, row)
-        return _plain(console, rich_table(schema, current, len(rows))), rows
+        return render.to_text(rich_table(schema, current, len(rows), False),
+                              False).splitlines(), rows
     with Live(rich_table(schema, current, 0), console=console, auto_refresh=False) as live:
         def each(row) -> None:
             apply_change(current, row)
             seen[0] += 1
-            live.update(rich_table(schema, current, seen[0]), refresh=True)
+            if str(row.get_row_kind()) != "-U":  # its +U follows: no flicker in between
+                live.update(rich_table(schema, current, seen[0]), refresh=True)
         rows = _leading(result, n, cancel, timeout if result.is_unbounded else None, each)
     return [], rows
-
-
-def _plain(console, table) -> List[str]:
-    with console.capture() as captured:
-        console.print(table)
-    return captured.get().rstrip("\n").splitlines()

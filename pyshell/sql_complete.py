@@ -1,11 +1,12 @@
-"""Completion of Flink SQL in ``%sql`` lines and at the ``--sql`` prompt: keywords, and the
-tables, views, columns and functions the shell's ``t_env`` knows (no Spark needed)."""
+"""Completion of Flink SQL in ``%sql`` lines, at the ``--sql`` prompt and in the strings of
+Python calls (``t_env.from_path('...``, ``t_env.sql_query("...``): keywords, and the tables,
+views, columns and functions the shell's ``t_env`` knows (no Spark needed)."""
 from __future__ import annotations
 
 import re
 from typing import Iterable, List
 
-__all__ = ["KEYWORDS", "sql_words", "complete_sql"]
+__all__ = ["KEYWORDS", "sql_words", "complete_sql", "complete_in_call", "table_names"]
 
 KEYWORDS = (
     "SELECT", "FROM", "WHERE", "GROUP BY", "HAVING", "ORDER BY", "LIMIT", "OFFSET", "AS",
@@ -24,15 +25,24 @@ KEYWORDS = (
 )
 
 _WORD = re.compile(r"[\w$.]*$")
+_TABLE_ARGUMENT = re.compile(
+    r"""\.(?:from_path|drop_temporary_table|drop_temporary_view)\(\s*['"]([\w$.]*)$""")
+_SQL_ARGUMENT = re.compile(r"""\.(?:sql_query|execute_sql)\(\s*[rf]?(?:'{1,3}|"{1,3})([^'"]*)$""")
+
+
+def table_names(t_env) -> List[str]:
+    """The tables and views ``t_env`` knows."""
+    if t_env is None:
+        return []
+    return list(t_env.list_tables()) + list(t_env.list_views())
 
 
 def sql_words(t_env) -> List[str]:
     """The names ``t_env`` knows: tables and views, their columns, user functions."""
-    names: List[str] = []
     if t_env is None:
-        return names
-    tables = list(t_env.list_tables()) + list(t_env.list_views())
-    names += tables
+        return []
+    tables = table_names(t_env)
+    names = list(tables)
     for table in tables:
         try:
             names += t_env.from_path(table).get_schema().get_field_names()
@@ -53,3 +63,15 @@ def complete_sql(text_before_cursor: str, names: Iterable[str]) -> List[str]:
                 if k.lower().startswith(lower)]
     found = sorted({n for n in names if n.lower().startswith(lower)} - set(keywords))
     return found + keywords
+
+
+def complete_in_call(text_before_cursor: str, t_env) -> List[str]:
+    """Completions inside the string argument of a Table API call: table names in
+    ``from_path('...``, SQL in ``sql_query('...`` and ``execute_sql('...``; else none."""
+    table = _TABLE_ARGUMENT.search(text_before_cursor)
+    if table:
+        return sorted(n for n in table_names(t_env) if n.startswith(table.group(1)))
+    sql = _SQL_ARGUMENT.search(text_before_cursor)
+    if sql:
+        return complete_sql(sql.group(1), sql_words(t_env))
+    return []

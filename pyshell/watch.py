@@ -36,32 +36,145 @@ def watermark_of(progress: Optional[dict]) -> Optional[str]:
 
 
 def watch(ds, n: int, cancel: Cancellation, show: Callable[[str], None],
-          refresh: float = REFRESH_SECONDS) -> str:
-    """Show the latest ``n`` rows of ``ds`` every ``refresh`` seconds until ``cancel`` is set
-    or the stream ends; the query is stopped in every case. Returns the closing line."""
+          refresh: float = REFRESH_SECONDS, mode: str = "changelog") -> str:
+    """Show the latest ``n`` rows of ``ds`` (``mode`` "table": the latest row of each of the
+    first ``n`` keys, see ``key_of_records``) every ``refresh`` seconds until ``cancel`` is
+    set or the stream ends; the query is stopped in every case. Returns the closing line."""
     from pystream.datastream import RuntimeExecutionMode
     from pystream.datastream.planning import plan_of
     from pystream.session import get_session
 
     started = time.monotonic()
+    view = LatestPerKey(*key_of_records(ds)) if mode == "table" else LatestRows()
     plan = plan_of(ds, RuntimeExecutionMode.STREAMING)
     with compiled_stream(plan, with_watermark=True) as compiled:
         spark = get_session()
         if compiled.shuffle_partitions:
             spark.conf.set("spark.sql.shuffle.partitions", str(compiled.shuffle_partitions))
         with StreamTap(spark, compiled.df, compiled.decode, bounded=compiled.bounded) as tap:
-            reason, total = _show_until_stopped(tap, compiled.columns, n, cancel, show,
-                                                refresh, started)
+            reason, total = _show_until_stopped(tap, view.columns(compiled.columns), view, n,
+                                                cancel, show, refresh, started)
     return render.watch_footer(reason, total, time.monotonic() - started)
+
+
+def key_of_records(ds) -> Tuple[Callable, str]:
+    """How ``%watch --mode table`` keys the records of ``ds``, and its words for it: a
+    KeyedStream's key selector; the key of a rolling reduce or aggregation (``sum``,
+    ``max``...: its results are records of its input's type); else the first field."""
+    from pystream import graph
+    from pystream.datastream.keyed_functions import RollingReduce
+    from pystream.runtime.stage import bind
+
+    node = ds._node
+    if isinstance(node, graph.KeyBy):
+        return bind("key", node.key_selector), "the stream's key"
+    if isinstance(node, graph.Keyed) and isinstance(node.function, RollingReduce):
+        return bind("key", node.input.key_selector), "the key of %s" % node.meta.name
+    return _first_field, "the first field"
+
+
+def _first_field(record):
+    if isinstance(record, (tuple, list)) or hasattr(record, "_values"):
+        return record[0] if len(record) else None
+    return record
+
+
+class LatestRows:
+    """``%watch``'s changelog view: the latest rows."""
+
+    def columns(self, columns: list) -> list:
+        return list(columns)
+
+    def rows(self, tap, n: int) -> Tuple[list, int]:
+        """(the rows to show, the rows seen)."""
+        total = tap.count()
+        return tap.rows(max(total - n, 0), n), total
+
+    def status(self) -> Optional[str]:
+        return None
+
+
+class Folding:
+    """A table view: every new row of the tap folded into the current rows."""
+
+    def __init__(self):
+        self.seen = 0
+
+    def rows(self, tap, n: int) -> Tuple[list, int]:
+        total = tap.count()
+        for row in tap.rows(self.seen, total - self.seen) if total > self.seen else ():
+            self.fold(row)
+        self.seen = total
+        return self.current()[:n], total
+
+    def fold(self, row) -> None:
+        raise NotImplementedError
+
+    def current(self) -> list:
+        raise NotImplementedError
+
+
+class LatestPerKey(Folding):
+    """``%watch DS --mode table``: each key's latest record, keys in the order they came."""
+
+    def __init__(self, key_of: Callable, keyed_by: str):
+        super().__init__()
+        self.key_of, self.keyed_by = key_of, keyed_by
+        self.latest: dict = {}
+
+    def columns(self, columns: list) -> list:
+        return list(columns)
+
+    def fold(self, record) -> None:
+        self.latest[_hashable(self.key_of(record))] = record
+
+    def current(self) -> list:
+        return list(self.latest.values())
+
+    def status(self) -> Optional[str]:
+        return "%d keys (by %s)" % (len(self.latest), self.keyed_by)
+
+
+def _hashable(key):
+    try:
+        hash(key)
+        return key
+    except TypeError:
+        return repr(key)
+
+
+class CurrentRows(Folding):
+    """``%watch TABLE --mode table``: the rows an updating table's changes leave."""
+
+    def __init__(self):
+        super().__init__()
+        self.rows_now: list = []
+
+    def columns(self, columns: list) -> list:
+        return list(columns[1:])  # without op
+
+    def fold(self, row) -> None:
+        op, values = row[0], tuple(row[1:])
+        if op in ("+I", "+U"):
+            self.rows_now.append(values)
+        elif values in self.rows_now:
+            self.rows_now.remove(values)
+
+    def current(self) -> list:
+        return self.rows_now
+
+    def status(self) -> Optional[str]:
+        return "%d current rows" % len(self.rows_now)
 
 
 ROW_KINDS = ("+I", "-U", "+U", "-D")
 
 
 def watch_table(table, n: int, cancel: Cancellation, show: Callable[[str], None],
-                refresh: float = REFRESH_SECONDS) -> str:
-    """``watch`` of a Table over an unbounded source: its latest changes (``op`` first), the
-    rate and the watermark, until ``cancel``; the query is stopped in every case."""
+                refresh: float = REFRESH_SECONDS, mode: str = "changelog") -> str:
+    """``watch`` of a Table over an unbounded source: its latest changes (``op`` first; mode
+    "table": the rows they leave), the rate and the watermark, until ``cancel``; the query
+    is stopped in every case."""
     from pystream.compiler.table_job import TableJob
     from pystream.session import get_session
     from pystream.table.planning import plan_of
@@ -80,25 +193,26 @@ def watch_table(table, n: int, cancel: Cancellation, show: Callable[[str], None]
         kinds = arrow.column(len(names)).to_pylist() if updating else [0] * arrow.num_rows
         return [[ROW_KINDS[k]] + list(values) for k, values in zip(kinds, zip(*columns))]
 
+    view = CurrentRows() if mode == "table" else LatestRows()
     with StreamTap(get_session(), df, decode) as tap:
-        reason, total = _show_until_stopped(tap, ["op"] + names, n, cancel, show, refresh,
-                                            started)
+        reason, total = _show_until_stopped(tap, view.columns(["op"] + names), view, n,
+                                            cancel, show, refresh, started)
     return render.watch_footer(reason, total, time.monotonic() - started)
 
 
-def _show_until_stopped(tap: StreamTap, columns, n: int, cancel: Cancellation,
+def _show_until_stopped(tap: StreamTap, columns, view, n: int, cancel: Cancellation,
                         show: Callable[[str], None], refresh: float, started: float
                         ) -> Tuple[str, int]:
-    """Redraw until the stream ends or ``cancel`` is set: (why it stopped, rows seen)."""
+    """Redraw ``view`` until the stream ends or ``cancel`` is set: (why it stopped, rows
+    seen)."""
     meter, rows, total = RateMeter(), [], 0
     while True:
         changed, ended = tap.poll()
         now = time.monotonic()
         if changed:
-            total = tap.count()
-            rows = tap.rows(max(total - n, 0), n)
+            rows, total = view.rows(tap, n)
         show(render.watch_frame(columns, rows, total, meter.add(now, total),
-                                watermark_of(tap.progress()), now - started))
+                                watermark_of(tap.progress()), now - started, view.status()))
         if ended:
             return "end", total
         if cancel.wait(refresh):
@@ -114,7 +228,8 @@ class LiveTerminal:
 
     def show(self, text: str) -> None:
         width = max(shutil.get_terminal_size().columns - 1, 20)
-        lines = [line[:width] for line in text.splitlines()]
+        # rich's tables fit the terminal already (and their colour codes have no width)
+        lines = [line if "\x1b" in line else line[:width] for line in text.splitlines()]
         up = "\x1b[%dF\x1b[J" % self.lines if self.lines else ""
         self.out.write(up + "\n".join(lines) + "\n")
         self.out.flush()

@@ -117,3 +117,50 @@ def test_short_errors_leave_out_the_query_dump():
     failed = JobExecutionError("Spark failed: boom\n=== Streaming Query ===\nIdentifier: x")
     assert [short_error(failed), short_error(UnsupportedFeatureError("no windows"))] == \
         ["Job failed: Spark failed: boom", "UnsupportedFeatureError: no windows"]
+
+
+class ListTap:
+    """A tap over a list: what ``StreamTap`` gives, for the views' tests."""
+
+    def __init__(self, rows):
+        self.all = list(rows)
+
+    def count(self) -> int:
+        return len(self.all)
+
+    def rows(self, offset: int, limit: int) -> list:
+        return self.all[offset:offset + limit]
+
+
+def test_watch_table_view_of_a_stream_keeps_each_keys_latest_record():
+    from pyshell.watch import LatestPerKey
+
+    tap = ListTap([("a", 1), ("b", 1), ("a", 3)])
+    view = LatestPerKey(lambda r: r[0], "the first field")
+    first = view.rows(tap, 10)
+    tap.all += [("c", 1), ("b", 5)]
+    assert (first, view.rows(tap, 2), view.status()) == (
+        ([("a", 3), ("b", 1)], 3), ([("a", 3), ("b", 5)], 5), "3 keys (by the first field)")
+
+
+def test_watch_table_view_of_a_table_applies_its_changes():
+    from pyshell.watch import CurrentRows
+
+    tap = ListTap([["+I", "a", 1], ["+I", "b", 1], ["-U", "a", 1], ["+U", "a", 2],
+                   ["-D", "b", 1]])
+    view = CurrentRows()
+    assert (view.columns(["op", "k", "n"]), view.rows(tap, 10), view.status()) == (
+        ["k", "n"], ([("a", 2)], 5), "1 current rows")
+
+
+def test_watch_keys_a_rolling_sum_by_its_key_selector():
+    from pyshell.watch import key_of_records
+    from pystream.datastream import StreamExecutionEnvironment
+
+    env = StreamExecutionEnvironment.get_execution_environment()
+    ds = env.from_collection([(1, "x"), (2, "y")])
+    summed = ds.key_by(lambda t: t[1]).sum(0)
+    kinds = [key_of_records(s) for s in (ds.key_by(lambda t: t[1]), summed, ds)]
+    assert [(key((5, "z")), words) for key, words in kinds] == [
+        ("z", "the stream's key"), ("z", "the key of Sum"),
+        (5, "the first field")]

@@ -7,7 +7,7 @@ import sys
 from tests.servers import connect_url  # noqa: F401 - the pytest fixture
 from tests.shell.driver import ROOT
 
-ROW = re.compile(r"^\s*(\d+) \|\s*(\d+)$")
+ROW = re.compile(r"^[|│]\s*(\d+) [|│]\s*(\d+) [|│]$")  # a terminal gets box lines
 CODE = """\
 env.set_parallelism(1)
 pairs = Types.TUPLE([Types.LONG(), Types.LONG()])

@@ -1,14 +1,22 @@
 from pyshell import render
+from tests.shell.driver import plain
 
 
 def test_table_has_one_column_per_field_and_right_aligns_numbers():
-    text = render.table(["f0", "f1"], [(0, "a"), (12, "bb")])
-    assert text.splitlines() == ["f0 | f1", "---+---", " 0 | a", "12 | bb"]
+    text = render.table(["f0", "f1"], [(0, "a"), (12, "bb")], terminal=False)
+    assert text.splitlines() == ["| f0 | f1 |", "|----|----|", "|  0 | a  |", "| 12 | bb |"]
 
 
 def test_table_of_plain_values_is_one_value_column():
-    text = render.table(["value"], [{"a": 1}, None])
-    assert text.splitlines() == ["value", "--------", "{'a': 1}", "None"]
+    text = render.table(["value"], [{"a": 1}, None], terminal=False)
+    assert text.splitlines() == ["| value    |", "|----------|", "| {'a': 1} |", "| None     |"]
+
+
+def test_a_terminal_gets_box_lines_and_bold_names():
+    text = render.table(["f0"], [1], terminal=True)
+    lines = plain(text).splitlines()
+    assert (lines, "\x1b[1m" in text) == (
+        ["╭────╮", "│ f0 │", "├────┤", "│  1 │", "╰────╯"], True)
 
 
 def test_long_cells_are_cut():
@@ -30,11 +38,11 @@ def test_jobs_table():
     rows = [{"id": 1, "name": "clicks", "age": 65.0, "rows": 1200, "rate": 20.0,
              "status": "RUNNING (streaming)"},
             {"id": 3, "name": "q", "age": None, "rows": None, "rate": None, "status": "RUNNING"}]
-    assert render.jobs_table(rows).splitlines() == [
-        "ID | NAME   | AGE    | ROWS | RATE   | STATUS",
-        "---+--------+--------+------+--------+--------------------",
-        " 1 | clicks | 1m 05s | 1200 | 20.0/s | RUNNING (streaming)",
-        " 3 | q      | -      | -    | -      | RUNNING",
+    assert render.jobs_table(rows, terminal=False).splitlines() == [
+        "| ID | NAME   | AGE    | ROWS | RATE   | STATUS              |",
+        "|----|--------|--------|------|--------|---------------------|",
+        "|  1 | clicks | 1m 05s | 1200 | 20.0/s | RUNNING (streaming) |",
+        "|  3 | q      | -      | -    | -      | RUNNING             |",
     ]
 
 
@@ -43,7 +51,14 @@ def test_no_jobs():
 
 
 def test_watch_frame_shows_rate_and_watermark():
-    frame = render.watch_frame(["value"], [7, 8], 8, 2.0, "2024-01-01T00:00:05.000Z", 4.0)
+    frame = render.watch_frame(["value"], [7, 8], 8, 2.0, "2024-01-01T00:00:05.000Z", 4.0,
+                               terminal=False)
     assert frame.splitlines() == [
         "8 rows · 2.0 rows/s · watermark 2024-01-01T00:00:05.000Z · 4.00 s · Ctrl-C stops",
-        "value", "-----", "    7", "    8"]
+        "| value |", "|-------|", "|     7 |", "|     8 |"]
+
+
+def test_watch_frame_of_a_table_view_says_what_it_shows():
+    frame = render.watch_frame(["k", "n"], [("a", 2)], 3, None, None, 1.0, "1 keys (by key)",
+                               terminal=False)
+    assert frame.splitlines()[0] == "1 keys (by key) · 3 rows · - rows/s · 1.00 s · Ctrl-C stops"

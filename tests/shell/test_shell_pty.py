@@ -10,7 +10,7 @@ from tests.shell.driver import Shell
 GENERATOR = ("ds = env.from_source(DataGeneratorSource(lambda i: (i % 3, i), rows_per_second=20),"
              " WatermarkStrategy.no_watermarks(), 'gen', Types.TUPLE([Types.LONG(), "
              "Types.LONG()]))")
-ROW = re.compile(r"^\s*(\d+) \|\s*(\d+)$")
+ROW = re.compile(r"^[|│]\s*(\d+) [|│]\s*(\d+) [|│]$")  # a terminal gets box lines
 
 
 def alive(pids) -> list:
