@@ -18,6 +18,7 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 from pyshell import render
 from pyshell.errors import StartupError, short_error
 from pyshell.jobs import JobRegistry
+from pyshell.progress import JobProgress
 
 OPENING, CLOSING = "([{", ")]}"
 
@@ -225,14 +226,15 @@ class PystreamMagics(Magics):
             raise UsageError("-n and --timeout must be positive")
         ds = self._stream(expression, cell)
         limits = Limits(n=args.n, timeout=args.timeout, idle=args.idle or None)
-        self._session()
+        spark = self._session()
         self.starter.make_way()
-        if isinstance(ds, Table):
-            result = self._run(lambda cancel: preview_table(ds, limits, cancel))
-            if result is not None and args.mode == "table":
-                result = result.current_rows()
-        else:
-            result = self._run(lambda cancel: preview(ds, limits, cancel, note=_note))
+        with JobProgress(spark, "preview"):
+            if isinstance(ds, Table):
+                result = self._run(lambda cancel: preview_table(ds, limits, cancel))
+                if result is not None and args.mode == "table":
+                    result = result.current_rows()
+            else:
+                result = self._run(lambda cancel: preview(ds, limits, cancel, note=_note))
         if result is None:
             return None
         from IPython.display import display
@@ -362,12 +364,13 @@ class PystreamMagics(Magics):
         except SqlParserException as e:
             print(str(e), file=sys.stderr)
             return None
-        self._session()
+        spark = self._session()
         frame = None
         for statement in statements:
-            shown = self._run(lambda cancel, s=statement: run_statement(
-                t_env, s, args.mode, args.n, emit=_print_now, cancel=cancel,
-                timeout=args.timeout))
+            with JobProgress(spark, "sql"):
+                shown = self._run(lambda cancel, s=statement: run_statement(
+                    t_env, s, args.mode, args.n, emit=_print_now, cancel=cancel,
+                    timeout=args.timeout))
             if shown is None:
                 return None
             lines, frame = shown

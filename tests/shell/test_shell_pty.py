@@ -1,6 +1,7 @@
 """The real shell in a pseudo-terminal: banner, the prompt before Spark (a magic waits for
-it, saying so), a preview of an unbounded stream, Ctrl-C on a watch, nothing left running,
-and no JVM left after exit (user errors: test_magics.py)."""
+it, saying so), a preview of an unbounded stream, a progress bar under a slow bounded one,
+Ctrl-C on a watch, nothing left running, and no JVM left after exit (user errors:
+test_magics.py)."""
 import os
 import re
 import time
@@ -30,6 +31,8 @@ def test_shell_session(tmp_path):
         shell.run(GENERATOR)
         preview = shell.run("%preview ds -n 5 --timeout 120")
         rows = [tuple(map(int, m.groups())) for m in map(ROW.match, preview.splitlines()) if m]
+        slow = shell.run("%preview env.from_collection([1, 2, 3]).map(lambda x: "
+                         "__import__('time').sleep(1.5) or x)")
         jvms = shell.java_processes()
         watch = shell.interrupt_when("%watch ds -n 3", r"[1-9]\d* rows · ")
         jobs = shell.run("%jobs")
@@ -40,10 +43,12 @@ def test_shell_session(tmp_path):
     facts = ("pystream-shell" in shell.banner and "%preview" in shell.banner,
              [re.sub(r"\d+m \d+s|[\d.]+ s", "T", line) for line in first.splitlines()[1:]
               if line.strip()], rows,
+             bool(re.search(r"preview .*\d/\d tasks", slow)) and "3 rows shown" in slow,
              "stopped: interrupted (Ctrl-C)" in watch, "No running jobs." in jobs,
              re.search(r"Out\[\d+\]: 0$", queries.strip()) is not None, status, len(jvms) > 0,
              alive(jvms))
     assert facts == (True, ["waiting for Spark… (starting for T)",
                             "Spark 4.3.0 is ready (local[2], T) · Web UI: off",
                             "spark.sql.shuffle.partitions=2"],
-                     [(0, 0), (1, 1), (2, 2), (0, 3), (1, 4)], True, True, True, 0, True, [])
+                     [(0, 0), (1, 1), (2, 2), (0, 3), (1, 4)], True, True, True, True, 0, True,
+                     [])
