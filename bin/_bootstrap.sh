@@ -17,8 +17,17 @@ if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$want" ]; 
     fi
     [ -n "$PY" ] || { echo "pystream: no python3 (3.10 or newer) found" >&2; exit 1; }
     echo "pystream: setting up $VENV (first run, takes a minute or two)..." >&2
-    [ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
-    "$VENV/bin/python" -m pip install --quiet --upgrade pip >&2
-    "$VENV/bin/python" -m pip install --quiet -e "$ROOT[dev]" >&2
+    # pip's and setuptools' output goes to a log, shown only when the set-up fails
+    log="$(mktemp "${TMPDIR:-/tmp}/pystream-setup.XXXXXX")"
+    if { [ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"; } >"$log" 2>&1 \
+            && "$VENV/bin/python" -m pip install --quiet --upgrade pip >>"$log" 2>&1 \
+            && "$VENV/bin/python" -m pip install --quiet -e "$ROOT[dev]" >>"$log" 2>&1; then
+        rm -f "$log"
+    else
+        cat "$log" >&2
+        echo "pystream: setting up $VENV failed (pip's output above, kept in $log)" >&2
+        exit 1
+    fi
+    echo "pystream: $VENV is ready" >&2
     echo "$want" > "$STAMP"
 fi

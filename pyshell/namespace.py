@@ -46,8 +46,9 @@ TABLE_NAMES: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
                                     "row_interval", "null_of", "and_", "or_", "range_",
                                     "with_columns", "without_columns")),
     ("pystream.table.window", ("Tumble", "Slide", "Session", "Over")),
+    ("pystream.table.udf", ("udf", "udtf", "udaf", "udtaf")),
 )
-TABLE_SHOWN = ("t_env", "bt_env", "DataTypes", "col", "lit", "Tumble", "Over")
+TABLE_SHOWN = ("t_env", "bt_env", "DataTypes", "col", "lit", "Tumble", "Over", "udf")
 TABLE_ENVS = ("t_env", "st_env", "bt_env")
 
 
