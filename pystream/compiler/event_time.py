@@ -48,7 +48,7 @@ def end_of_input_marker(compiler, columns):
         INPUT,
         TS_MILLIS,
     )
-    from pystream.runtime.layout import KEY, TS
+    from pystream.runtime.layout import KEY, SEQ, TS
     from pystream.runtime.records import VALUE_COLUMN
 
     sink = pa.BufferOutputStream()
@@ -58,6 +58,7 @@ def end_of_input_marker(compiler, columns):
     spec = pysource.ArrowRead(Layout(Types.LONG()).spark_schema(), [sink.getvalue().to_pybytes()])
     end = F.lit(END_OF_INPUT_MS)
     fields = {KEY: F.lit(END_OF_INPUT_KEY), VALUE_COLUMN: F.lit(None).cast("binary"),
-              TS_MILLIS: end, TS: F.timestamp_millis(end), INPUT: F.lit(0)}
+              TS_MILLIS: end, TS: F.timestamp_millis(end), INPUT: F.lit(0),
+              SEQ: F.lit(0).cast("long")}
     return read_python_source(compiler, spec).select(
         *[fields[name].alias(name) for name in columns])

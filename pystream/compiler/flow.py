@@ -25,11 +25,17 @@ class Flow:
     # a main or side output read from a tagged flow: (tagged flow, tag id or None, df as
     # selected); a union reads the branches of one tagged flow in one pass (RoutedStage)
     selected_from: Optional[Tuple[Any, Optional[str], Any]] = None
+    # a keyed operator at parallelism 1: df's rows plus the ``__order`` column, the order
+    # PyFlink emits them in within a micro-batch (a client sink sorts by it); any other df
+    # (``but(df=...)``) drops it
+    ordered_df: Any = None
 
     def then(self, op, type_info: TypeInformation) -> "Flow":
         return replace(self, ops=self.ops + (op,), type_info=type_info)
 
     def but(self, **changes) -> "Flow":
+        if "df" in changes and "ordered_df" not in changes:
+            changes["ordered_df"] = None
         return replace(self, **changes)
 
     @property

@@ -18,7 +18,7 @@ import pyarrow as pa
 
 from pystream import graph, session
 from pystream.compiler.flow import Flow
-from pystream.runtime.layout import Layout
+from pystream.runtime.layout import ORDER, Layout
 
 PART = "__part"
 _query_names = itertools.count(1)
@@ -64,8 +64,10 @@ def client_frame(compiler, node: graph.Sink, java_floats: bool = True,
         compiler.parallelism_of(node, flow.parallelism) or flow.parallelism or 1
     if not gathered:
         flow = compiler.repartitioned(flow, p)
+    ordered = flow.ordered_df if flow.settled else None
     flow = compiler.materialize(flow, Layout(flow.type_info))
-    df = _floats_as_java_text(flow.df) if java_floats else flow.df
+    df = flow.df if ordered is None else ordered.select(*flow.layout.columns, ORDER)
+    df = _floats_as_java_text(df) if java_floats else df
     return df.withColumn(PART, F.spark_partition_id()), flow.type_info, p
 
 
@@ -96,10 +98,13 @@ def _floats_as_java_text(df):
 
 
 def deliver_batch(spark, df, deliver: Callable[[pa.Table], None]) -> None:
-    deliver(df.toArrow())
+    deliver(_to_arrow(df))
 
 
 def _to_arrow(df) -> pa.Table:
+    """A (micro-)batch's rows; with an ``__order`` column in its order (see Flow.ordered_df)."""
+    if ORDER in df.columns:
+        df = df.sortWithinPartitions(ORDER).drop(ORDER)
     return df.toArrow()
 
 
@@ -149,7 +154,10 @@ class _MemoryPoller:
 
     def _poll(self) -> None:
         with self._lock:
-            rows = self.fetch(self.spark.table(self.name).offset(self.seen))
+            new_rows = self.spark.table(self.name).offset(self.seen)
+            if ORDER in new_rows.columns:  # several micro-batches: left in arrival order
+                new_rows = new_rows.drop(ORDER)
+            rows = self.fetch(new_rows)
             if len(rows):
                 self.seen += len(rows)
                 self.deliver(rows)

@@ -19,7 +19,7 @@ from pystream.runtime.context import TaskInfo
 from pystream.runtime.dependencies import Bundle, shipped
 from pystream.runtime.key_groups import KeyPlacement
 from pystream.runtime.keyed_batch import INPUT
-from pystream.runtime.layout import KEY, PICKLED, PID, TAG, TS, Layout
+from pystream.runtime.layout import KEY, ORDER, PICKLED, PID, SEQ, TAG, TS, Layout
 from pystream.runtime.records import VALUE_COLUMN
 from pystream.runtime.stage import FusedStage, OpSpec
 
@@ -136,10 +136,11 @@ class Compiler:
         return node.meta.parallelism or self.settings.parallelism
 
     def keyed_input(self, key_by: graph.KeyBy, parallelism: int, pickled: bool,
-                    partitions: Optional[int]) -> Flow:
+                    partitions: Optional[int], sequenced: bool = False) -> Flow:
         """The input of ``key_by`` with its ``__key`` column (values pickled if ``pickled``),
         its keys placed so that of ``partitions`` hash partitions each key lands on the
-        subtask Flink gives it (None: keys as they are)."""
+        subtask Flink gives it (None: keys as they are); ``sequenced``: with each record's
+        place in its micro-batch."""
         flow = self.flow(key_by.input)
         key_op = self.op(key_by, "key", key_by.key_selector, parallelism)
         if partitions is not None:
@@ -147,7 +148,7 @@ class Compiler:
                 parallelism, key_by.meta.max_parallelism or self.settings.max_parallelism,
                 partitions, key_by.key_type))
         layout = Layout(PICKLED if pickled else flow.type_info, flow.layout.timestamped,
-                        keyed=True)
+                        keyed=True, sequenced=sequenced)
         return self.materialize(flow, layout, key_op=key_op)
 
     # -- translations
@@ -227,7 +228,8 @@ class Compiler:
         partitions = p if self.settings.batch else self.shuffle_partitions
         if node.input2 is None:
             keyed = self.keyed_input(node.input, p, pickled=not self.settings.batch,
-                                     partitions=partitions)
+                                     partitions=partitions,
+                                     sequenced=p == 1 and not self.settings.batch)
         else:
             keyed = self.two_keyed_inputs(node, p, partitions)
         tags = tuple(sorted(self.plan.side_tags.get(node.id, ())))
@@ -304,12 +306,15 @@ class Compiler:
         if node.input2 is not None:
             columns.append(INPUT)
         watermarked = keyed.watermarked
+        if keyed.layout.sequenced:
+            columns.append(SEQ)
         if time_mode == "EventTime" and not watermarked:
             df = df.select(*columns, TS)
             if keyed.bounded:
                 df = df.union(end_of_input_marker(self, df.columns))
             df = df.withWatermark(TS, "%d milliseconds" % (keyed.watermark_delay_ms or 0))
             watermarked = True
+        ordered = keyed.layout.sequenced
         df = df.select(*columns)
         processor = KeyedProcessor(node.function, info, node.meta.label(), tuple(columns),
                                    timestamped, time_mode, tags, node.output_type,
@@ -320,7 +325,8 @@ class Compiler:
         if timestamped:
             df = df.withColumn(TS, timestamp_column(F.col(TS_MILLIS)))
         return keyed.but(df=df.select(*out.columns), layout=out, type_info=node.output_type,
-                         parallelism=p, ops=(), watermarked=watermarked)
+                         parallelism=p, ops=(), watermarked=watermarked,
+                         ordered_df=df.select(*out.columns, ORDER) if ordered else None)
 
     @staticmethod
     def time_mode(node: graph.Keyed, flow: Flow) -> str:

@@ -32,12 +32,18 @@ from pystream.runtime.keyed import (
     NativeTimers,
     frozen_bytes,
 )
-from pystream.runtime.layout import TAG
+from pystream.runtime.layout import ORDER, SEQ, TAG
 from pystream.runtime.records import PICKLE_PROTOCOL, VALUE_COLUMN
 from pystream.runtime.state import _MISSING, value_checker
 
 TS_MILLIS = "__tsms"  # record timestamps as epoch milliseconds
 INPUT = "__input"  # which input of a two-input operator a record comes from
+# At parallelism 1 Flink's operator emits in the order its input came, across keys, where
+# Spark visits a micro-batch key by key: each input record has its place in the micro-batch
+# (layout.SEQ), each output gets the place of what made it (layout.ORDER): its element's, or,
+# for a timer's output, after every element, by the timer's time. Client sinks sort by it.
+TIMERS_ORDER = 1 << 62
+_TIMER_TIME_LIMIT = 1 << 61
 # The end of a bounded input, for event time: Flink's final watermark fires every pending
 # event-time timer. A bounded streaming job unions one marker record (this key, the latest
 # timestamp Spark holds) into the input of its first event-time operator; the watermark then
@@ -129,6 +135,7 @@ class KeyedProcessor(StatefulProcessor):
         self._value_at = columns.index(VALUE_COLUMN)
         self._ts_at = columns.index(TS_MILLIS) if TS_MILLIS in columns else None
         self._input_at = columns.index(INPUT) if INPUT in columns else None
+        self._seq_at = columns.index(SEQ) if SEQ in columns else None
 
     def output_schema(self):
         from pyspark.sql import types as st
@@ -143,6 +150,8 @@ class KeyedProcessor(StatefulProcessor):
             fields.append(st.StructField(TS_MILLIS, st.LongType()))
         if self.side_tags:
             fields.append(st.StructField(TAG, st.StringType()))
+        if self._seq_at is not None:
+            fields.append(st.StructField(ORDER, st.LongType()))
         return st.StructType(fields)
 
     def init(self, handle: StatefulProcessorHandle) -> None:
@@ -176,6 +185,8 @@ class KeyedProcessor(StatefulProcessor):
         rows = list(rows)
         values = [loads(r[value_at]) for r in rows]
         stamps = [r[ts_at] for r in rows] if ts_at is not None else [None] * len(rows)
+        if self._seq_at is not None:
+            return self._in_order(host, rows, values, stamps)
         if input_at is None:
             host.process_run(values, stamps)
         else:
@@ -186,6 +197,20 @@ class KeyedProcessor(StatefulProcessor):
                 run = list(run)
                 host.process_run([r[1] for r in run], [r[2] for r in run], index)
         return self._finish(host)
+
+    def _in_order(self, host: KeyedHost, rows: list, values: list,
+                  stamps: list) -> Iterator[SparkRow]:
+        """Process element by element, each output placed where its element was."""
+        seq_at, input_at = self._seq_at, self._input_at
+        inputs = [r[input_at] for r in rows] if input_at is not None else [0] * len(rows)
+        elements = list(zip(inputs, values, stamps, (r[seq_at] for r in rows)))
+        if self.broadcast_first:
+            elements.sort(key=lambda e: -e[0])  # stable: keeps each input's order
+        orders: list = []
+        for index, value, stamp, seq in elements:
+            host.process(value, stamp, index)
+            orders += [seq] * (len(host.out) - len(orders))
+        return self._finish(host, orders)
 
     def handleExpiredTimer(self, key, timerValues, expiredTimerInfo) -> Iterator[SparkRow]:
         """Spark fired the key's timer: fire all the key's due timers of its domain."""
@@ -199,22 +224,29 @@ class KeyedProcessor(StatefulProcessor):
             host.fire_due(host.watermark, now, domains=(PROCESSING,))
         return self._finish(host)
 
-    def _finish(self, host: KeyedHost) -> Iterator[SparkRow]:
+    def _finish(self, host: KeyedHost, orders: Optional[list] = None) -> Iterator[SparkRow]:
+        """The key's outputs; ``orders``: the places of the first of them (the rest come from
+        timers: placed by their time, see ORDER)."""
         if self.native is not None:  # a function with timers: fire the emulated kind
             now = int(time.time() * 1000)
             if self.native != PROCESSING:
                 host.fire_due(host.watermark, now, domains=(PROCESSING,))
         host.finish_key()
         self._backend.commit()
-        return self._rows(host.drain())
+        emitted = host.drain()
+        if self._seq_at is None:
+            return self._rows(emitted, None)
+        orders = (orders or [])[:len(emitted)]
+        orders += [_timer_order(ts) for _, _, ts in emitted[len(orders):]]
+        return self._rows(emitted, orders)
 
-    def _rows(self, emitted) -> Iterator[SparkRow]:
+    def _rows(self, emitted, orders: Optional[list]) -> Iterator[SparkRow]:
         if self.output_type is not None:
-            yield from self._typed_rows(emitted)
+            yield from self._typed_rows(emitted, orders)
             return
         row, new = self._output_row(), tuple.__new__
         tagged, timestamped, side_tags = bool(self.side_tags), self.timestamped, self.side_tags
-        for tag, value, ts in emitted:
+        for i, (tag, value, ts) in enumerate(emitted):
             if tag is not None and tag not in side_tags:
                 continue
             fields = (frozen_bytes(value),)
@@ -222,14 +254,16 @@ class KeyedProcessor(StatefulProcessor):
                 fields += (ts,)
             if tagged:
                 fields += (tag,)
+            if orders is not None:
+                fields += (orders[i],)
             yield new(row, fields)
 
-    def _typed_rows(self, emitted) -> Iterator[SparkRow]:
+    def _typed_rows(self, emitted, orders: Optional[list]) -> Iterator[SparkRow]:
         if getattr(self, "_fits", None) is None:
             self._fits = value_checker(self.output_type)
         fits, composite = self._fits, isinstance(self.output_type, _CompositeTypeInfo)
         row, new, timestamped = self._output_row(), tuple.__new__, self.timestamped
-        for tag, value, ts in emitted:
+        for i, (tag, value, ts) in enumerate(emitted):
             if tag is not None:
                 continue
             if type(value) is Frozen:
@@ -240,6 +274,8 @@ class KeyedProcessor(StatefulProcessor):
             fields = tuple(value) if composite else (value,)
             if timestamped:
                 fields += (ts,)
+            if orders is not None:
+                fields += (orders[i],)
             yield new(row, fields)
 
     def _output_row(self) -> type:
@@ -253,6 +289,13 @@ class KeyedProcessor(StatefulProcessor):
         if getattr(self, "_host", None) is not None:
             self._host.close()
             self._host = None
+
+
+def _timer_order(ts: Optional[int]) -> int:
+    """The place of a timer's output: after the micro-batch's elements, by its time."""
+    if ts is None:
+        return TIMERS_ORDER
+    return TIMERS_ORDER + max(-_TIMER_TIME_LIMIT, min(ts, _TIMER_TIME_LIMIT))
 
 
 def _row_class(names) -> type:

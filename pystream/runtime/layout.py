@@ -1,8 +1,9 @@
 """The columns a stream travels in between Spark stages.
 
-Data columns follow the stream's type (see ``records``). Three optional system columns:
-``__ts`` the record's event-time timestamp, ``__key`` the pickled key of a keyed stream,
-``__tag`` the side output a record belongs to (None for the main output).
+Data columns follow the stream's type (see ``records``). Optional system columns: ``__ts``
+the record's event-time timestamp, ``__key`` the pickled key of a keyed stream, ``__tag``
+the side output a record belongs to (None for the main output), ``__pid`` a chosen
+partition, ``__seq`` a record's place in its micro-batch.
 """
 from __future__ import annotations
 
@@ -15,6 +16,10 @@ from pystream.common.typeinfo import PickledBytesTypeInfo, TypeInformation
 from pystream.runtime import records
 
 TS, KEY, TAG, PID = "__ts", "__key", "__tag", "__pid"
+# a keyed operator's input at parallelism 1: each record's place in its micro-batch; the
+# order of the operator's outputs, beside its layout's columns (see ``Flow.ordered_df``,
+# ``runtime.keyed_stream.KeyedProcessor``)
+SEQ, ORDER = "__seq", "__order"
 PICKLED = PickledBytesTypeInfo()
 
 
@@ -25,6 +30,7 @@ class Layout:
     keyed: bool = False
     tagged: bool = False
     partition_ids: bool = False  # a ``__pid`` column: the partition chosen for each record
+    sequenced: bool = False  # a ``__seq`` column: each record's place in its micro-batch
 
     @property
     def data_columns(self) -> List[str]:
@@ -41,6 +47,8 @@ class Layout:
             cols.append(TAG)
         if self.partition_ids:
             cols.append(PID)
+        if self.sequenced:
+            cols.append(SEQ)
         return cols
 
     def spark_schema(self):
@@ -56,6 +64,8 @@ class Layout:
             fields.append(st.StructField(TAG, st.StringType(), True))
         if self.partition_ids:
             fields.append(st.StructField(PID, st.IntegerType(), True))
+        if self.sequenced:
+            fields.append(st.StructField(SEQ, st.LongType(), True))
         return st.StructType(fields)
 
     def arrow_schema(self) -> pa.Schema:

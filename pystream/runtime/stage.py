@@ -404,4 +404,16 @@ class TaggedEncoder:
             columns.append(pa.array(tags, pa.string()))
         if layout.partition_ids:
             columns.append(pa.array(trailing, pa.int32()))
+        if layout.sequenced:
+            columns.append(self._places(len(values)))
         return pa.RecordBatch.from_arrays(columns, schema=self.schema)
+
+    def _places(self, n: int) -> pa.Array:
+        """The next ``n`` places of this task's records: its partition's, then in order."""
+        if getattr(self, "_next_place", None) is None:
+            from pyspark import TaskContext
+
+            ctx = TaskContext.get()
+            self._next_place = (ctx.partitionId() if ctx is not None else 0) << 33
+        start, self._next_place = self._next_place, self._next_place + n
+        return pa.array(range(start, start + n), pa.int64())

@@ -21,9 +21,6 @@ NOT_YET = {
     "types_row_kinds":
         "Row kinds other than +I are lost where records cross Spark (a ROW travels as columns "
         "with no kind): '-U[k1,1]' prints as '+I[k1,1]'",
-    "timers_order_across_keys":
-        "timers of several keys due at one watermark fire key by key (Spark visits a key's "
-        "timers at once), where Flink fires them in timestamp order across keys",
 }
 
 # programs that need the watermark to pass between records of one bounded from_collection

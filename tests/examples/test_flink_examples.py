@@ -51,10 +51,6 @@ FRESH_PROCESS = ("datastream__word_count",)
 
 # example name -> what pystream is missing to print PyFlink's lines
 NOT_YET = {
-    "datastream__basic_operations":
-        "at parallelism 1 the keyed sum's lines come in another order: ('USA', 124), "
-        "('China', 135), ('China', 167), ('Germany', 123), where PyFlink keeps the input's: "
-        "('Germany', 123), ('China', 135), ('USA', 124), ('China', 167)",
     "table__basic_operations":
         "explain() prints Spark's plan (== Physical Plan ==, *(1) Scan ExistingRDD...) "
         "where PyFlink prints Flink's (LogicalCorrelate, PythonCorrelate, ...); "
