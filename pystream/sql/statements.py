@@ -7,7 +7,7 @@ DESCRIBE, the rows of a query, ``-1`` per sink for an INSERT).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable, Dict, List, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from sqlglot import exp
 
@@ -134,7 +134,7 @@ def _create(t_env, node: exp.Create) -> TableResult:
             t_env._catalogs.create(name, entry, temporary=temporary, if_not_exists=exists)
             return t_env._execute_insert(rel, name, False)
         entry = CatalogTable(_declared_schema(target), _with_options(node),
-                             _partition_keys(node), None)
+                             _partition_keys(node), _table_comment(node))
         like = _like_property(node)
         if like is not None:
             entry = _copied_like(t_env, like, entry)
@@ -308,6 +308,12 @@ def _with_options(node: exp.Create) -> Dict[str, str]:
     return options
 
 
+def _table_comment(node: exp.Create) -> Optional[str]:
+    props = node.args.get("properties")
+    return next((p.this.name for p in (props.expressions if props is not None else [])
+                 if isinstance(p, exp.SchemaCommentProperty)), None)
+
+
 def _partition_keys(node: exp.Create) -> Tuple[str, ...]:
     props = node.args.get("properties")
     for p in (props.expressions if props is not None else []):
@@ -337,6 +343,10 @@ def _declared_schema(target) -> DeclaredSchema:
                                            bool(metadata.args.get("virtual")))
             else:
                 builder.column(column.name, column_type(column))
+            comment = next((k.this.name for k in kinds
+                            if isinstance(k, exp.CommentColumnConstraint)), None)
+            if comment is not None:
+                builder._columns[-1] = replace(builder._columns[-1], comment=comment)
         elif isinstance(column, exp.PrimaryKey):
             builder.primary_key(*[c.name for c in column.expressions])
         elif isinstance(column, WatermarkColumnConstraint):
@@ -360,6 +370,10 @@ def _show(t_env, node: Show) -> TableResult:
     }
     if kind == "COLUMNS":
         return _describe(t_env, exp.Describe(this=exp.to_table(node.args["target"])))
+    if kind in ("CREATE TABLE", "CREATE VIEW"):
+        return TableResult.of_rows(["result"], [DataTypes.STRING()],
+                                   [(_show_create(t_env, kind, node.args["target"]),)],
+                                   max_column_width=None)
     if kind not in listings:
         raise UnsupportedFeatureError("SHOW %s" % kind)
     column, names = listings[kind]
@@ -369,6 +383,68 @@ def _show(t_env, node: Show) -> TableResult:
         matches = {n for n in values if _like(n, like)}
         values = [n for n in values if (n in matches) != bool(node.args.get("not_like"))]
     return TableResult.of_rows([column], [DataTypes.STRING()], [(n,) for n in values])
+
+
+def _show_create(t_env, kind: str, name: str) -> str:
+    """The DDL of a table or view, as Flink writes it (its types as Flink serializes them,
+    its options sorted)."""
+    catalogs = t_env._catalogs
+    if not catalogs.exists(name):
+        raise ValidationException("Could not execute SHOW %s. %s with identifier '%s' doesn't "
+                                  "exist." % (kind, kind.split()[1].title(), name))
+    path, entry = catalogs.lookup(name)
+    temporary = "TEMPORARY " if catalogs.is_temporary(name) else ""
+    if kind == "CREATE VIEW":
+        if not isinstance(entry, CatalogView):
+            raise ValidationException("SHOW CREATE VIEW is only supported for views, but %s is "
+                                      "a table. Please use SHOW CREATE TABLE instead." % path)
+        columns = ",\n".join("  `%s`" % f.name for f in entry.rel.schema)
+        return "CREATE %sVIEW %s (\n%s\n)\nAS %s\n" % (temporary, path, columns, entry.query)
+    if not isinstance(entry, CatalogTable):
+        raise ValidationException("SHOW CREATE TABLE is only supported for tables, but %s is a "
+                                  "view. Please use SHOW CREATE VIEW instead." % path)
+    schema = entry.schema
+    lines = [_column_ddl(c) for c in schema.columns]
+    if schema.watermark_spec:
+        lines.append("  WATERMARK FOR `%s` AS %s" % (schema.watermark_spec[0],
+                                                     _quoted_sql(schema.watermark_spec[1])))
+    if schema.primary_key:
+        lines.append("  CONSTRAINT `PK_%s` PRIMARY KEY (%s) NOT ENFORCED" % (
+            "_".join(schema.primary_key), ", ".join("`%s`" % k for k in schema.primary_key)))
+    text = "CREATE %sTABLE %s (\n%s\n)\n" % (temporary, path, ",\n".join(lines))
+    if entry.comment:
+        text += "COMMENT %s\n" % _sql_string(entry.comment)
+    if entry.partition_keys:
+        text += "PARTITIONED BY (%s)\n" % ", ".join("`%s`" % k for k in entry.partition_keys)
+    options = ",\n".join("  %s = %s" % (_sql_string(k), _sql_string(v))
+                          for k, v in sorted(entry.options.items()))
+    return text + "WITH (\n%s\n)\n" % options
+
+
+def _column_ddl(column) -> str:
+    """A declared column as SHOW CREATE TABLE writes it."""
+    if column.kind == "computed":
+        text = "  `%s` AS %s" % (column.name, _quoted_sql(column.expression))
+    else:
+        text = "  `%s` %s" % (column.name, _serialized_type(column.data_type))
+        if column.kind == "metadata":
+            text += " METADATA" + (" FROM '%s'" % column.key
+                                   if column.key and column.key != column.name else "")
+            text += " VIRTUAL" if column.virtual else ""
+    return text + (" COMMENT %s" % _sql_string(column.comment) if column.comment else "")
+
+
+def _serialized_type(data_type) -> str:
+    """Flink's ``asSerializableString``: STRING and BYTES as the types they stand for."""
+    import re
+
+    text = data_type.summary_string()
+    text = re.sub(r"\bSTRING\b", "VARCHAR(2147483647)", text)
+    return re.sub(r"\bBYTES\b", "VARBINARY(2147483647)", text)
+
+
+def _sql_string(text: str) -> str:
+    return "'%s'" % text.replace("'", "''")
 
 
 def _like(value: str, pattern: str) -> bool:

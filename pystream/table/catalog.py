@@ -134,6 +134,9 @@ class CatalogManager:
         path = self.path(name)
         return path in self._temporary or path.name in self._objects(path)
 
+    def is_temporary(self, name: str) -> bool:
+        return self.path(name) in self._temporary
+
     def create(self, name: str, entry: Any, temporary: bool, if_not_exists: bool = False,
                replace: bool = False) -> None:
         path = self.path(name)

@@ -193,10 +193,11 @@ def _cell(text: str, width: int) -> str:
     return "".join(cut).rjust(width - 3) + "..."
 
 
-def tableau_lines(schema, rows: Iterable, op_column: bool, widths_by_type: bool) -> List[str]:
+def tableau_lines(schema, rows: Iterable, op_column: bool, widths_by_type: bool,
+                  max_width: Optional[int] = MAX_COLUMN_WIDTH) -> List[str]:
     """PyFlink's ``TableResult.print()``: a query's columns are as wide as their types (with
-    an ``op`` column in STREAMING mode), other results' (SHOW, DESCRIBE) as their content;
-    ``Empty set`` when there are no rows."""
+    an ``op`` column in STREAMING mode), other results' (SHOW, DESCRIBE) as their content, up
+    to ``max_width``; ``Empty set`` when there are no rows."""
     rows = list(rows)
     if not rows:
         return ["Empty set"]
@@ -213,7 +214,7 @@ def tableau_lines(schema, rows: Iterable, op_column: bool, widths_by_type: bool)
         widths = [len(n) for n in names]
         for cells in content:
             widths = [max(w, _display_width(c)) for w, c in zip(widths, cells)]
-        widths = [min(w, MAX_COLUMN_WIDTH) for w in widths]
+        widths = [min(w, max_width or w) for w in widths]
     border = "+" + "".join("-" * (w + 2) + "+" for w in widths)
 
     def line(cells):

@@ -21,6 +21,7 @@ class SchemaColumn:
     expression: Optional[Union[str, Expression]] = None
     key: Optional[str] = None
     virtual: bool = False
+    comment: Optional[str] = None
 
 
 class Schema:

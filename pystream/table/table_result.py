@@ -5,7 +5,7 @@ from typing import Callable, Iterator, List, Optional
 
 from pystream.common.job import CompletableFuture
 from pystream.common.types import Row, RowKind
-from pystream.table.formatting import TableauWriter, tableau_lines
+from pystream.table.formatting import MAX_COLUMN_WIDTH, TableauWriter, tableau_lines
 from pystream.table.result_kind import ResultKind
 from pystream.table.table_schema import TableSchema
 
@@ -54,15 +54,20 @@ class TableResult:
         self._job_client = job_client
         self._unbounded = unbounded  # rows of an unbounded query: printed as they come
         self._taken = False
+        self._max_column_width: Optional[int] = MAX_COLUMN_WIDTH  # None: no limit
 
     @staticmethod
     def of_rows(names: List[str], types, rows: List[tuple], streaming: bool = False,
-                kind: ResultKind = ResultKind.SUCCESS_WITH_CONTENT) -> "TableResult":
-        """A result of rows known already (DDL's ``OK``, SHOW, DESCRIBE)."""
+                kind: ResultKind = ResultKind.SUCCESS_WITH_CONTENT,
+                max_column_width: Optional[int] = MAX_COLUMN_WIDTH) -> "TableResult":
+        """A result of rows known already (DDL's ``OK``, SHOW, DESCRIBE); ``print()`` cuts
+        its cells at ``max_column_width`` (None: never, as for SHOW CREATE)."""
         schema = TableSchema(list(names), list(types))
-        return TableResult(schema, kind,
-                           lambda: CloseableIterator(iter([Row(*r) for r in rows])), streaming,
-                           query=False)
+        result = TableResult(schema, kind,
+                             lambda: CloseableIterator(iter([Row(*r) for r in rows])),
+                             streaming, query=False)
+        result._max_column_width = max_column_width
+        return result
 
     # -- how the result prints (pystream's, for the shell's SQL modes)
 
@@ -119,7 +124,8 @@ class TableResult:
                 if max_rows is not None and len(taken) >= max_rows:
                     break
         for line in tableau_lines(self._schema, taken, op_column=self._streaming and self._query,
-                                  widths_by_type=self._query):
+                                  widths_by_type=self._query,
+                                  max_width=self._max_column_width):
             print(line)
 
 
