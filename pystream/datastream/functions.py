@@ -11,6 +11,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, List, Optional, TypeVar
 
 if TYPE_CHECKING:
+    from pystream.metrics import MetricGroup
     from pystream.runtime.context import DistributedCache
 
 __all__ = [
@@ -133,11 +134,14 @@ class RuntimeContext(KeyedStateStore):
         ...         self.words = set(open(path).read().split())
         """
 
-    def get_metrics_group(self):
-        from pystream.errors import UnsupportedFeatureError
+    def get_metrics_group(self) -> "MetricGroup":
+        """This instance's metrics (see ``pystream.metrics``: kept in the task, not
+        exported)."""
+        from pystream.metrics import MetricGroup
 
-        raise UnsupportedFeatureError("RuntimeContext.get_metrics_group: metrics are not "
-                                      "available in pystream; use accumulators or logging")
+        if getattr(self, "_metric_group", None) is None:
+            self._metric_group = MetricGroup()
+        return self._metric_group
 
 
 class Function(ABC):

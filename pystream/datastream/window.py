@@ -13,13 +13,16 @@ import struct
 from abc import ABC, abstractmethod
 from enum import Enum
 from io import BytesIO
-from typing import Any, Callable, Collection, Generic, Iterable, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Callable, Collection, Generic, Iterable, TypeVar, Union
 
 from pystream.common.serializer import TypeSerializer
 from pystream.common.time import Duration, Time, to_millis
 from pystream.common.typeinfo import Types
 from pystream.datastream.functions import ReduceFunction
 from pystream.datastream.state import ReducingStateDescriptor, ValueStateDescriptor
+
+if TYPE_CHECKING:
+    from pystream.metrics import MetricGroup
 
 __all__ = [
     "Window", "TimeWindow", "CountWindow", "GlobalWindow", "TriggerResult", "Trigger",
@@ -242,10 +245,14 @@ class Trigger(ABC, Generic[T, W]):
         def get_partitioned_state(self, state_descriptor):
             """State scoped to the key and the window."""
 
-        def get_metric_group(self):
-            from pystream.errors import UnsupportedFeatureError
+        def get_metric_group(self) -> "MetricGroup":
+            """The trigger's metrics (see ``pystream.metrics``: kept in the task, not
+            exported)."""
+            from pystream.metrics import MetricGroup
 
-            raise UnsupportedFeatureError("Trigger metric groups are not available in pystream")
+            if getattr(self, "_metric_group", None) is None:
+                self._metric_group = MetricGroup()
+            return self._metric_group
 
     class OnMergeContext(TriggerContext):
         @abstractmethod

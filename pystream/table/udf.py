@@ -23,10 +23,12 @@ from __future__ import annotations
 import abc
 import functools
 import inspect
-from typing import Callable, List, Optional, Union
+from typing import TYPE_CHECKING, Callable, List, Optional, Union
 
-from pystream.errors import UnsupportedFeatureError
 from pystream.table.types import DataType, RowField, RowType
+
+if TYPE_CHECKING:
+    from pystream.metrics import MetricGroup
 
 __all__ = ["FunctionContext", "UserDefinedFunction", "ScalarFunction", "AsyncScalarFunction",
            "TableFunction",
@@ -55,8 +57,14 @@ class FunctionContext:
         self._index_of_this_subtask = index_of_this_subtask
         self._attempt_number = attempt_number
 
-    def get_metric_group(self):
-        raise UnsupportedFeatureError("metrics in user-defined functions (not built yet)")
+    def get_metric_group(self) -> "MetricGroup":
+        """The function's metrics (see ``pystream.metrics``: kept in the task, not
+        exported)."""
+        from pystream.metrics import MetricGroup
+
+        if getattr(self, "_metric_group", None) is None:
+            self._metric_group = MetricGroup()
+        return self._metric_group
 
     def get_job_parameter(self, key: str, default_value: str) -> str:
         return self._job_parameters.get(key, default_value)
