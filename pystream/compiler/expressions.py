@@ -8,7 +8,7 @@ does what Flink does.
 from __future__ import annotations
 
 import datetime
-from typing import Callable, Dict, List
+from typing import Any, Callable, Dict, List, Tuple
 
 from pyspark.sql import Column
 from pyspark.sql import functions as F
@@ -258,6 +258,15 @@ def _user_aggregate(call: ex.UserCall, schema: Schema) -> Column:
 
     return aggregate_udf_column(call.function, [to_column(a, schema) for a in call.args],
                                 [type_of(a, schema) for a in call.args])
+
+
+def collected_user_aggregate(call: ex.UserCall, schema: Schema) -> Tuple[Column, Any]:
+    """A user-defined aggregate as Spark's own ``collect_list`` of its arguments and the
+    function folding such a list into its value (see ``udfs.CollectedAggregate``)."""
+    from pystream.compiler.udfs import collected_aggregate_columns
+
+    return collected_aggregate_columns(call.function, [to_column(a, schema) for a in call.args],
+                                       [type_of(a, schema) for a in call.args])
 
 
 RANKING = {"row_number": F.row_number, "rank": F.rank, "dense_rank": F.dense_rank}

@@ -20,7 +20,7 @@ from __future__ import annotations
 import datetime
 import functools
 from dataclasses import dataclass, replace
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from pyspark.sql import Column, DataFrame, Window
 from pyspark.sql import functions as F
@@ -30,6 +30,7 @@ from pystream.compiler import table_connectors
 from pystream.compiler.expressions import (
     RANKING,
     aggregate_column,
+    collected_user_aggregate,
     quoted,
     running_aggregate_column,
     to_column,
@@ -604,6 +605,19 @@ def _aggregate_columns(aggregates, schema: Schema) -> List[tuple]:
              isinstance(a.expr, ex.UserCall)) for a in aggregates]
 
 
+def _collected_python_aggregates(aggregates, schema: Schema,
+                                 aggs: List[tuple]) -> Tuple[List[tuple], Dict[str, Any]]:
+    """``aggs`` with each Python aggregate replaced by Spark's ``collect_list`` of its
+    arguments, and the folds that give their values from those lists, by name."""
+    out, folds = [], {}
+    for a, (column, name, python) in zip(aggregates, aggs):
+        if python:
+            collected, folds[name] = collected_user_aggregate(a.expr, schema)
+            column, python = collected.alias(name), False
+        out.append((column, name, python))
+    return out, folds
+
+
 def _grouped(df: DataFrame, groups: List[Column], aggs: List[tuple]) -> DataFrame:
     """``df.groupBy(groups).agg(...)`` of ``aggs`` (see ``_aggregate_columns``): Spark's own
     aggregates and Python ones (grouped-aggregate pandas UDFs, which Spark does not run in
@@ -1004,6 +1018,9 @@ def _window_aggregate(node: ops.WindowAggregate, ctx: Context) -> Frame:
     key_fields = node.schema.fields[:len(node.keys)]
     keys = [to_column(k, schema).alias(f.name) for k, f in zip(node.keys, key_fields)]
     aggs = _aggregate_columns(node.aggregates, schema)
+    folds = {}
+    if w.kind == "session":  # Spark merges sessions right with its own aggregates only
+        aggs, folds = _collected_python_aggregates(node.aggregates, schema, aggs)
     if ctx.unbounded and _watermark_delay(frame.df, w.time_field) is None:
         # a rowtime without a watermark Spark knows (a DataStream's): no delay
         frame = replace(frame, df=_with_watermark(frame.df, w.time_field,
@@ -1013,6 +1030,8 @@ def _window_aggregate(node: ops.WindowAggregate, ctx: Context) -> Frame:
     if frame.updating:
         raise UnsupportedFeatureError("a group window over an updating table")
     grouped = _grouped(frame.df, [window.alias("__w"), *keys], aggs)
+    if folds:
+        grouped = grouped.withColumns({name: fold(quoted(name)) for name, fold in folds.items()})
     props = {"window_start": F.col("__w.start"), "window_end": F.col("__w.end"),
              "window_rowtime": F.col("__w.end") - F.expr("INTERVAL 1 MILLISECOND")}
     properties = [props[p.expr.name].cast(f.data_type.spark_type()).alias(p.names[0])

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterator, List, Optional
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from pyspark.sql import Column
 from pyspark.sql import functions as F
@@ -388,6 +388,44 @@ def aggregate_udf_column(wrapper, args: List[Column], arg_types: List[DataType])
                                                           wrapper.result_type)),
                           wrapper.result_type.spark_type(), ArrowUDFType.GROUPED_AGG)
     return run(*args)
+
+
+class CollectedAggregate:
+    """A Python aggregate over the lists of its groups' arguments, which Spark's own
+    ``collect_list`` gathered (a scalar Arrow UDF: a list per group in, a value out).
+    Session windows take this path: Spark merges sessions right with its own aggregates."""
+
+    def __init__(self, aggregate: UserAggregate):
+        self.aggregate = aggregate
+        self.options = aggregate.options
+
+    def __call__(self, lists):
+        import pyarrow as pa
+        from pyspark.sql.pandas.types import to_arrow_type
+
+        rows, offsets = lists.values, lists.offsets.to_pylist()
+        out = [self.aggregate(*[rows.field(i).slice(start, end - start)
+                                for i in range(rows.type.num_fields)])
+               for start, end in zip(offsets, offsets[1:])]
+        return pa.array(out, to_arrow_type(self.aggregate.result_type.spark_type(),
+                                           timezone="UTC"))
+
+
+def collected_aggregate_columns(wrapper, args: List[Column],
+                                arg_types: List[DataType]) -> Tuple[Column, Any]:
+    """(Spark's ``collect_list`` of a Python aggregate's arguments, a function giving the
+    aggregate's value of such a list column); see ``CollectedAggregate``."""
+    import warnings
+
+    from pyspark.sql.functions import ArrowUDFType
+
+    collected = F.collect_list(F.struct(*[a.alias("a%d" % i) for i, a in enumerate(args)]))
+    aggregate = UserAggregate(wrapper, arg_types, wrapper.result_type)
+    with warnings.catch_warnings():  # the function type, not type hints: PySpark's warning
+        warnings.simplefilter("ignore")
+        fold = F.arrow_udf(shipped_evaluator(CollectedAggregate(aggregate)),
+                           wrapper.result_type.spark_type(), ArrowUDFType.SCALAR)
+    return collected, fold
 
 
 def _plain(data_type: DataType, method: str) -> bool:

@@ -233,7 +233,10 @@ def window_aggregate(rel: ops.Rel, window: ops.GroupWindow, keys: Sequence[ex.Ex
         properties=tuple(ex.Alias(p, (n,)) for p, n in properties.items()))
     mapping = {**{c: ex.Column(n) for c, n in calls.items()},
                **{p: ex.Column(n) for p, n in properties.items()}}
-    rewritten = [_keep_name(_substitute(e, mapping), e, i, sql, calls) for i, e in enumerate(exprs)]
+    # Flink numbers a window's properties (w.start...) and aggregates together: EXPR$<k>
+    numbered = {e: None for e in exprs if e in calls or e in properties}
+    rewritten = [_keep_name(_substitute(e, mapping), e, i, sql, numbered)
+                 for i, e in enumerate(exprs)]
     _check_grouped(rewritten, schema, keys)
     return project(node, rewritten, sql=sql)
 

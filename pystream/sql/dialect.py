@@ -267,6 +267,7 @@ class Flink(Spark):
             "ROW": TokenType.STRUCT,
             "EXPLAIN": TokenType.VAR,  # read token by token (pystream.sql.parse)
             "MATCH_RECOGNIZE": TokenType.MATCH_RECOGNIZE,
+            "SESSION": TokenType.VAR,  # a function: GROUP BY SESSION(ts, ...), TABLE(SESSION(...
         }
 
     Parser = FlinkParser
