@@ -302,7 +302,7 @@ def _rank_filter(node: ops.Filter) -> Optional[Tuple[ops.Over, int, str]]:
             and over.schema.names[-1] == rank):
         return None
     call = _unaliased(over.aggregates[0].expr)
-    if isinstance(call, ex.OverCall) and call.agg.name == "row_number":
+    if isinstance(call, ex.OverCall) and _agg_name(call) == "row_number":
         return over, n, name
     return None
 
@@ -1153,20 +1153,26 @@ def _cumulate(frame: Frame, ts: Column, size: int, step: int):
 def _over(node: ops.Over, ctx: Context) -> Frame:
     _not_on_unbounded(ctx, "window Top-N or window deduplication" if is_window_ranking(node)
                       else "an OVER window")
-    ranking = [a for a in node.aggregates if _unaliased(a.expr).agg.name in RANKING]
+    ranking = [a for a in node.aggregates if _agg_name(_unaliased(a.expr)) in RANKING]
     if ctx.changelog and ranking:  # Top-N and deduplication are _ranked's
         raise UnsupportedFeatureError(
             "%s OVER a window in STREAMING mode other than Top-N or deduplication (ROW_NUMBER "
-            "filtered by rn <= N, rn < N or rn = 1)" % _unaliased(ranking[0].expr).agg.name.upper())
+            "filtered by rn <= N, rn < N or rn = 1)"
+            % _agg_name(_unaliased(ranking[0].expr)).upper())
     frame = translate(node.input, ctx)
     schema = node.input.schema
     columns = [quoted(n) for n in schema.names]
     for a in node.aggregates:
         call: ex.OverCall = _unaliased(a.expr)
-        spec = _ranking_spec(call.window, schema) if call.agg.name in RANKING \
+        spec = _ranking_spec(call.window, schema) if _agg_name(call) in RANKING \
             else _over_spec(call.window, schema)
         columns.append(running_aggregate_column(call.agg, schema, spec).alias(a.names[0]))
     return _select(frame, ctx, columns)
+
+
+def _agg_name(call: ex.OverCall) -> Optional[str]:
+    """The name of a built-in aggregate OVER a window (None: a user-defined one)."""
+    return getattr(call.agg, "name", None)
 
 
 def _unaliased(expr: ex.Expr) -> ex.Expr:

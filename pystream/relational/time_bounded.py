@@ -51,7 +51,7 @@ def is_window_ranking(over: ops.Over) -> bool:
     if len(over.aggregates) != 1:
         return False
     call = _unaliased(over.aggregates[0].expr)
-    if not (isinstance(call, ex.OverCall) and call.agg.name == "row_number"):
+    if not (isinstance(call, ex.OverCall) and getattr(call.agg, "name", None) == "row_number"):
         return False
     found = [window_of(over.input, p.name) for p in call.window.partition_by
              if isinstance(p, ex.Column)]

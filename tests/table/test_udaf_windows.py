@@ -50,3 +50,21 @@ def test_session_windows_of_a_python_aggregate_and_a_pandas_one_in_batch_mode(tm
                         ("a", "2024-01-01 00:00:10", 20, 20, 20.0),
                         ("b", "2024-01-01 00:00:02", 5, 5, 5.0),
                         ("b", "2024-01-01 00:00:20", 1, 1, 1.0)]
+
+
+def test_a_general_python_aggregate_over_a_window_equals_sum(tmp_path):
+    """PyFlink 2.3 runs pandas aggregates only OVER windows (programs/udaf_over_windows.py);
+    pystream runs the others too (it failed on the function's name before)."""
+    (tmp_path / "part-0.csv").write_text(
+        "a,1,2024-01-01 00:00:01\na,2,2024-01-01 00:00:02\nb,5,2024-01-01 00:00:02\n"
+        "a,8,2024-01-01 00:00:04\n")
+    t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+    t_env.execute_sql("""CREATE TABLE clicks (k STRING, v BIGINT, ts TIMESTAMP(3))
+        WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv')""" % tmp_path)
+    t_env.create_temporary_function("total", udaf(Total()))
+    rows = t_env.execute_sql("""SELECT k, v,
+        total(v) OVER (PARTITION BY k ORDER BY ts ROWS BETWEEN 1 PRECEDING AND CURRENT ROW),
+        SUM(v) OVER (PARTITION BY k ORDER BY ts ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
+        FROM clicks""").collect()
+    assert sorted(tuple(r) for r in rows) == [("a", 1, 1, 1), ("a", 2, 3, 3), ("a", 8, 10, 10),
+                                              ("b", 5, 5, 5)]
