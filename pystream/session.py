@@ -244,12 +244,16 @@ def _start_classic(s: SessionSettings):
     _state.log_path = os.path.join(log_dir, "spark-%d.log" % os.getpid())
     log = open(_state.log_path, "ab", buffering=0)
     read_end, write_end = os.pipe()
+    err_read, err_write = os.pipe()
     try:
-        gateway = launch_gateway(conf, popen_kwargs={"stdout": write_end, "stderr": log})
+        gateway = launch_gateway(conf, popen_kwargs={"stdout": write_end, "stderr": err_write})
     finally:
         os.close(write_end)
+        os.close(err_write)
     threading.Thread(target=_echo_user_output, args=(read_end, log), daemon=True,
                      name="pystream-jvm-output").start()
+    threading.Thread(target=_echo_user_logs, args=(err_read, log), daemon=True,
+                     name="pystream-jvm-errors").start()
     _state.default_python = SparkContext(conf=conf, gateway=gateway).pythonExec
     return SparkSession.builder.getOrCreate()
 
@@ -286,6 +290,23 @@ def _echo_user_output(fd: int, log) -> None:
                     sys.stdout.write(text)
                     sys.stdout.flush()
                 except (ValueError, OSError):  # stdout closed at exit
+                    return
+
+
+def _echo_user_logs(fd: int, log) -> None:
+    """Copy the JVM's stderr (Spark's log, its Python workers' output) to the log; echo the
+    log records of user functions to our stderr (see ``runtime.user_logs``)."""
+    from pystream.runtime.user_logs import echoed
+
+    with os.fdopen(fd, "rb", buffering=0) as pipe:
+        for line in iter(pipe.readline, b""):
+            log.write(line)
+            text = echoed(line.decode("utf-8", "replace"))
+            if text is not None:
+                try:
+                    sys.stderr.write(text)
+                    sys.stderr.flush()
+                except (ValueError, OSError):  # stderr closed at exit
                     return
 
 

@@ -217,9 +217,12 @@ class Shipped:
         self.bundle = bundle
 
     def __reduce__(self):
+        import logging
+
         from pyspark import cloudpickle
 
-        return _unship, (self.bundle, cloudpickle.dumps(self.obj))
+        return _unship, (self.bundle, cloudpickle.dumps(self.obj),
+                         logging.getLogger().getEffectiveLevel())
 
     def __call__(self, *args, **kwargs):
         return self.obj(*args, **kwargs)
@@ -230,6 +233,9 @@ class Shipped:
         return getattr(self.obj, name)
 
 
-def _unship(bundle: Bundle, payload: bytes):
+def _unship(bundle: Bundle, payload: bytes, log_level: int = 30):
+    from pystream.runtime import user_logs
+
     bundle.install()
+    user_logs.install(log_level)
     return pickle.loads(payload)
