@@ -33,6 +33,7 @@ def load(ipython, warm_up: bool = True) -> background.SparkStarter:
     ipython.events.register("post_run_cell", watch.post_run_cell)
     ipython.set_hook("complete_command", _sql_line_completions(ipython), str_key="%sql")
     ipython.Completer.custom_matchers.append(_table_call_completions(ipython))
+    _highlight_sql_magics(ipython)
     atexit.register(background.shutdown)
     return starter
 
@@ -60,6 +61,40 @@ def _table_call_completions(ipython):
         return {"completions": [SimpleCompletion(text) for text in found],
                 "suppress": bool(found)}
     return complete
+
+
+def _highlight_sql_magics(ipython) -> None:
+    """``%sql`` and ``%%sql`` input coloured by pygments' SQL lexer, the rest as IPython
+    colours it (a terminal shell only)."""
+    from prompt_toolkit.lexers import Lexer, PygmentsLexer
+    from pygments.lexers.sql import SqlLexer
+
+    sql = PygmentsLexer(SqlLexer)
+
+    class SqlMagicLexer(Lexer):
+        def __init__(self, python):
+            self.python = python
+
+        def lex_document(self, document):
+            text = document.text.lstrip()
+            lexer = sql if text.startswith(("%sql", "%%sql")) else self.python
+            return lexer.lex_document(document)
+
+    set_prompt_lexer(ipython, SqlMagicLexer)
+
+
+def set_prompt_lexer(ipython, make) -> None:
+    """The prompt's lexer: ``make(IPython's lexer)``. IPython passes its lexer anew to each
+    prompt (``_extra_prompt_options``), so the options are wrapped (terminal shells only)."""
+    options = getattr(ipython, "_extra_prompt_options", None)
+    if options is None:
+        return
+
+    def with_lexer():
+        chosen = options()
+        chosen["lexer"] = make(chosen.get("lexer"))
+        return chosen
+    ipython._extra_prompt_options = with_lexer
 
 
 def _replace_stand_in(ipython, stand_in, spark) -> None:

@@ -72,10 +72,9 @@ def _sql_matcher(shell):
 
 def _highlight_sql(shell) -> None:
     """The prompt's input coloured by pygments' SQL lexer (a terminal shell only)."""
-    app = getattr(shell, "pt_app", None)
-    if app is None:
-        return
     from prompt_toolkit.lexers import PygmentsLexer
     from pygments.lexers.sql import SqlLexer
 
-    app.lexer = PygmentsLexer(SqlLexer)
+    from pyshell.extension import set_prompt_lexer
+
+    set_prompt_lexer(shell, lambda _ipython_lexer: PygmentsLexer(SqlLexer))
