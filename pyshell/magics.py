@@ -268,8 +268,11 @@ class PystreamMagics(Magics):
         self._session()
         self.starter.make_way()
         out = live_output()
-        closing = self._run(lambda cancel: follow(ds, args.n, cancel, out.show, args.refresh,
-                                                  args.mode))
+        try:
+            closing = self._run(lambda cancel: follow(ds, args.n, cancel, out.show,
+                                                      args.refresh, args.mode))
+        finally:
+            out.close()
         if closing:
             print(closing)
 

@@ -1,7 +1,6 @@
 """``%watch``: a live table of a stream's latest rows, its rate and watermark, until Ctrl-C."""
 from __future__ import annotations
 
-import shutil
 import sys
 import time
 from collections import deque
@@ -37,15 +36,16 @@ def watermark_of(progress: Optional[dict]) -> Optional[str]:
 
 def watch(ds, n: int, cancel: Cancellation, show: Callable[[str], None],
           refresh: float = REFRESH_SECONDS, mode: str = "changelog") -> str:
-    """Show the latest ``n`` rows of ``ds`` (``mode`` "table": the latest row of each of the
-    first ``n`` keys, see ``key_of_records``) every ``refresh`` seconds until ``cancel`` is
-    set or the stream ends; the query is stopped in every case. Returns the closing line."""
+    """Show the latest ``n`` rows of ``ds`` (``mode`` "table": the latest record of each of
+    the first ``n`` keys, see ``pystream.datastream.planning.record_key``) every ``refresh``
+    seconds until ``cancel`` is set or the stream ends; the query is stopped in every case.
+    Returns the closing line."""
     from pystream.datastream import RuntimeExecutionMode
-    from pystream.datastream.planning import plan_of
+    from pystream.datastream.planning import plan_of, record_key
     from pystream.session import get_session
 
     started = time.monotonic()
-    view = LatestPerKey(*key_of_records(ds)) if mode == "table" else LatestRows()
+    view = LatestPerKey(*record_key(ds)) if mode == "table" else LatestRows()
     plan = plan_of(ds, RuntimeExecutionMode.STREAMING)
     with compiled_stream(plan, with_watermark=True) as compiled:
         spark = get_session()
@@ -55,28 +55,6 @@ def watch(ds, n: int, cancel: Cancellation, show: Callable[[str], None],
             reason, total = _show_until_stopped(tap, view.columns(compiled.columns), view, n,
                                                 cancel, show, refresh, started)
     return render.watch_footer(reason, total, time.monotonic() - started)
-
-
-def key_of_records(ds) -> Tuple[Callable, str]:
-    """How ``%watch --mode table`` keys the records of ``ds``, and its words for it: a
-    KeyedStream's key selector; the key of a rolling reduce or aggregation (``sum``,
-    ``max``...: its results are records of its input's type); else the first field."""
-    from pystream import graph
-    from pystream.datastream.keyed_functions import RollingReduce
-    from pystream.runtime.stage import bind
-
-    node = ds._node
-    if isinstance(node, graph.KeyBy):
-        return bind("key", node.key_selector), "the stream's key"
-    if isinstance(node, graph.Keyed) and isinstance(node.function, RollingReduce):
-        return bind("key", node.input.key_selector), "the key of %s" % node.meta.name
-    return _first_field, "the first field"
-
-
-def _first_field(record):
-    if isinstance(record, (tuple, list)) or hasattr(record, "_values"):
-        return record[0] if len(record) else None
-    return record
 
 
 class LatestRows:
@@ -220,20 +198,27 @@ def _show_until_stopped(tap: StreamTap, columns, view, n: int, cancel: Cancellat
 
 
 class LiveTerminal:
-    """Redraws a block of text in place (ANSI: cursor up, clear to the end of the screen)."""
+    """Redraws a frame in place on the terminal (rich's Live); ``close()`` leaves the last
+    frame on the screen."""
 
-    def __init__(self, out=None):
-        self.out = out or sys.stdout
-        self.lines = 0
+    def __init__(self):
+        self.live = None
 
     def show(self, text: str) -> None:
-        width = max(shutil.get_terminal_size().columns - 1, 20)
-        # rich's tables fit the terminal already (and their colour codes have no width)
-        lines = [line if "\x1b" in line else line[:width] for line in text.splitlines()]
-        up = "\x1b[%dF\x1b[J" % self.lines if self.lines else ""
-        self.out.write(up + "\n".join(lines) + "\n")
-        self.out.flush()
-        self.lines = len(lines)
+        from rich.console import Console
+        from rich.live import Live
+        from rich.text import Text
+
+        frame = Text.from_ansi(text, no_wrap=True, overflow="ellipsis")
+        if self.live is None:
+            self.live = Live(frame, console=Console(), auto_refresh=False)
+            self.live.start()
+        self.live.update(frame, refresh=True)
+
+    def close(self) -> None:
+        if self.live is not None:
+            self.live.stop()
+            self.live = None
 
 
 class LiveDisplay:
@@ -250,6 +235,9 @@ class LiveDisplay:
             self.handle = display(data, raw=True, display_id=True)
         else:
             self.handle.update(data, raw=True)
+
+    def close(self) -> None:
+        """The display stays as last shown."""
 
 
 def live_output():

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Optional
+from typing import Callable, Optional, Tuple
 
 from pystream.datastream.data_stream import DataStream
 from pystream.datastream.execution_mode import RuntimeExecutionMode
 from pystream.plan import Plan, plan
 
-__all__ = ["plan_of"]
+__all__ = ["plan_of", "record_key"]
 
 
 def plan_of(ds: DataStream, runtime_mode: Optional[RuntimeExecutionMode] = None) -> Plan:
@@ -25,3 +25,26 @@ def plan_of(ds: DataStream, runtime_mode: Optional[RuntimeExecutionMode] = None)
                            may_run_as_batch=runtime_mode is not RuntimeExecutionMode.STREAMING
                            and settings.may_run_as_batch)
     return plan([ds._values_node()], settings)
+
+
+def record_key(ds: DataStream) -> Tuple[Callable, str]:
+    """The key of a stream's records and its words for it (for a view of the latest record
+    per key): a KeyedStream's key selector; the key of a rolling reduce or aggregation
+    (``sum``, ``max``...: its results are records of its input's type); else the first
+    field."""
+    from pystream import graph
+    from pystream.datastream.keyed_functions import RollingReduce
+    from pystream.runtime.stage import bind
+
+    node = ds._node
+    if isinstance(node, graph.KeyBy):
+        return bind("key", node.key_selector), "the stream's key"
+    if isinstance(node, graph.Keyed) and isinstance(node.function, RollingReduce):
+        return bind("key", node.input.key_selector), "the key of %s" % node.meta.name
+    return _first_field, "the first field"
+
+
+def _first_field(record):
+    if isinstance(record, (tuple, list)) or hasattr(record, "_values"):
+        return record[0] if len(record) else None
+    return record

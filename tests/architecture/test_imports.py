@@ -46,6 +46,8 @@ FOREIGN_PRIVATE: Set[Tuple[str, str, str]] = {
     ("background.py", "sys", "_current_frames"),
     # argparse's options of an IPython magic_arguments parser: argparse lists them nowhere else
     ("magics.py", "parser", "_actions"),
+    # IPython gives each prompt its lexer from here (no public hook): %sql lines are SQL
+    ("extension.py", "ipython", "_extra_prompt_options"),
 }
 
 

@@ -154,13 +154,13 @@ def test_watch_table_view_of_a_table_applies_its_changes():
 
 
 def test_watch_keys_a_rolling_sum_by_its_key_selector():
-    from pyshell.watch import key_of_records
     from pystream.datastream import StreamExecutionEnvironment
+    from pystream.datastream.planning import record_key
 
     env = StreamExecutionEnvironment.get_execution_environment()
     ds = env.from_collection([(1, "x"), (2, "y")])
     summed = ds.key_by(lambda t: t[1]).sum(0)
-    kinds = [key_of_records(s) for s in (ds.key_by(lambda t: t[1]), summed, ds)]
+    kinds = [record_key(s) for s in (ds.key_by(lambda t: t[1]), summed, ds)]
     assert [(key((5, "z")), words) for key, words in kinds] == [
         ("z", "the stream's key"), ("z", "the key of Sum"),
         (5, "the first field")]
