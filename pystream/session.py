@@ -295,13 +295,20 @@ def _echo_user_output(fd: int, log) -> None:
 
 def _echo_user_logs(fd: int, log) -> None:
     """Copy the JVM's stderr (Spark's log, its Python workers' output) to the log; echo the
-    log records of user functions to our stderr (see ``runtime.user_logs``)."""
+    log records of user functions to our stderr (see ``runtime.user_logs``) and bring the
+    debugger of a function's ``breakpoint()`` here (``runtime.debugging``)."""
+    from pystream.runtime.debugging import announced, relay
     from pystream.runtime.user_logs import echoed
 
     with os.fdopen(fd, "rb", buffering=0) as pipe:
         for line in iter(pipe.readline, b""):
             log.write(line)
-            text = echoed(line.decode("utf-8", "replace"))
+            decoded = line.decode("utf-8", "replace")
+            stop = announced(decoded)
+            if stop is not None:  # a breakpoint() in a function: its debugger comes here
+                relay(*stop)
+                continue
+            text = echoed(decoded)
             if text is not None:
                 try:
                     sys.stderr.write(text)

@@ -234,8 +234,9 @@ class Shipped:
 
 
 def _unship(bundle: Bundle, payload: bytes, log_level: int = 30):
-    from pystream.runtime import user_logs
+    from pystream.runtime import debugging, user_logs
 
     bundle.install()
     user_logs.install(log_level)
+    debugging.install()
     return pickle.loads(payload)
