@@ -7,14 +7,17 @@ keys a stream by a one-field ``Row`` holding the key: its pickle (protocol 5) wh
 ``62 + hash(field)``.
 
 Spark sends a keyed record to partition ``pmod(murmur3(__key, 42), partitions)``. So that
-partition index and subtask index agree, a key's bytes get a two-byte salt, chosen so that
-Spark's hash lands on Flink's subtask. The salt follows the pickle's STOP opcode, where
-``pickle.loads`` stops reading, and it is a function of the key: equal keys keep equal bytes
-and, the salt being of fixed length, different keys different bytes.
+partition index and subtask index agree, a key's bytes get a salt: zero bytes up to a whole
+4-byte word, then one word computed (Murmur3's steps run backwards) so that Spark's hash is
+a number whose remainder is Flink's subtask. The salt follows the pickle's STOP opcode,
+where ``pickle.loads`` stops reading, and it is a function of the key: equal keys keep equal
+bytes, and different keys different bytes (a pickle ends with its STOP byte, never zero, so
+the key's length is read back from the salted bytes).
 """
 from __future__ import annotations
 
 import pickle
+import zlib
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
@@ -23,7 +26,7 @@ from pystream.runtime.java_hashes import bytes_hash, int32, java_hash_of
 
 _M = 0xFFFFFFFF
 FLINK_PICKLE_PROTOCOL = 5  # the protocol of PyFlink's pickled keys (as its hashes show)
-SALTS = 1 << 16
+_C1, _C2 = 0xCC9E2D51, 0x1B873593
 
 
 def _rotl(x: int, r: int) -> int:
@@ -115,13 +118,37 @@ class KeyPlacement:
 
     def _salt(self, data: bytes, key_hash: int) -> bytes:
         target = flink_subtask(key_hash, self.parallelism, self.max_parallelism)
-        aligned = len(data) - len(data) % 4
-        head, rest = _mix_words(42, data[:aligned]), data[aligned:]
-        length = len(data) + 2
-        for salt in range(SALTS):
-            tail = rest + salt.to_bytes(2, "big")
-            whole = len(tail) - len(tail) % 4
-            h = _finish(_mix_words(head, tail[:whole]), tail[whole:], length)
-            if h % self.partitions == target:
-                return data + salt.to_bytes(2, "big")
-        return data + b"\0\0"  # not reached: each salt lands on the target 1 in partitions
+        padded = data + b"\0" * (-len(data) % 4)
+        # a hash of Spark's with remainder ``target``, as varied as the keys
+        spread = zlib.crc32(data) % max((1 << 31) // self.partitions - 1, 1)
+        word = _word_for_hash(_mix_words(42, padded), target + self.partitions * spread,
+                              len(padded) + 4)
+        return padded + word.to_bytes(4, "little")
+
+
+def _inverse(odd: int) -> int:
+    return pow(odd, -1, 1 << 32)
+
+
+def _rotr(x: int, r: int) -> int:
+    return ((x >> r) | (x << (32 - r))) & _M
+
+
+def _unshift(h: int, shift: int) -> int:
+    """The inverse of ``h ^= h >>> shift``."""
+    x = h
+    for _ in range(32 // shift + 1):
+        x = h ^ (x >> shift)
+    return x
+
+
+def _word_for_hash(h1: int, wanted: int, length: int) -> int:
+    """The 4-byte word that, mixed into Murmur3's state ``h1`` as the last word of a value
+    of ``length`` bytes, gives the hash ``wanted`` (every step of Murmur3 is invertible)."""
+    h = _unshift(wanted & _M, 16)
+    h = (h * _inverse(0xC2B2AE35)) & _M
+    h = _unshift(h, 13)
+    h = (h * _inverse(0x85EBCA6B)) & _M
+    h = _unshift(h, 16) ^ length  # the state before fmix
+    k1 = _rotr(((h - 0xE6546B64) * _inverse(5)) & _M, 13) ^ h1
+    return (_rotr((k1 * _inverse(_C2)) & _M, 15) * _inverse(_C1)) & _M
