@@ -10,6 +10,7 @@ hangs on a forgotten breakpoint), and a worker nobody connects to goes on after 
 """
 from __future__ import annotations
 
+import os
 import pdb
 import socket
 import sys
@@ -51,7 +52,8 @@ def _breakpoint(*args, **kwargs) -> None:
     frame = sys._getframe(1)
     server = socket.create_server(("127.0.0.1", 0))
     server.settimeout(ACCEPT_SECONDS)
-    where = "%s (%s:%d)" % (frame.f_code.co_name, frame.f_code.co_filename, frame.f_lineno)
+    where = "%s (%s:%d)" % (frame.f_code.co_name, os.path.basename(frame.f_code.co_filename),
+                            frame.f_lineno)
     sys.stderr.write("%s%d %s\n" % (MARK, server.getsockname()[1], where))
     sys.stderr.flush()
     try:
@@ -75,9 +77,10 @@ _relaying = threading.Lock()  # one debugging session at a time at the terminal
 
 def announced(line: str) -> Optional[tuple]:
     """(port, where) of a worker's breakpoint line, or None."""
-    if not line.startswith(MARK):
+    at = line.find(MARK)  # after the start of a print(), maybe (see user_logs.echoed)
+    if at < 0:
         return None
-    port, _, where = line[len(MARK):].strip().partition(" ")
+    port, _, where = line[at + len(MARK):].strip().partition(" ")
     return int(port), where
 
 

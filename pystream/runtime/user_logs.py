@@ -41,5 +41,8 @@ def install(level: int) -> None:
 
 
 def echoed(line: str):
-    """The text of a marked line for the user's console, or None for Spark's own lines."""
-    return line[len(MARK):] if line.startswith(MARK) else None
+    """The text of a marked line for the user's console, or None for Spark's own lines (a
+    worker's stdout and stderr reach the JVM's stderr interleaved: the mark may come after
+    the start of a ``print()``)."""
+    at = line.find(MARK)
+    return None if at < 0 else line[at + len(MARK):]

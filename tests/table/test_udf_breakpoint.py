@@ -1,7 +1,7 @@
 """``breakpoint()`` in a user function stops in the user's terminal (a real pty): pdb shows
-where, answers ``p``, and ``c`` lets the job finish; without a terminal the job goes on."""
+where, answers ``p``, and ``c`` lets the job finish (without a terminal the job goes on:
+test_udf_logging.py)."""
 import os
-import subprocess
 import sys
 
 import pexpect
@@ -47,13 +47,3 @@ def test_breakpoint_in_a_function_is_a_pdb_session_in_the_terminal(tmp_path):
         child.close(force=True)
     assert ("breakpoint() in shout" in where and "-> return louder" in where,
             "'A'" in value, "A!" in rest, child.exitstatus) == (True, True, True, 0)
-
-
-def test_without_a_terminal_the_job_goes_on(tmp_path):
-    (tmp_path / "job.py").write_text(PROGRAM)
-    done = subprocess.run([sys.executable, "job.py"], cwd=tmp_path, env=_env(),
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                          timeout=300)
-    assert (done.returncode, "A!" in done.stdout,
-            "breakpoint() in shout" in done.stderr and "continued (no terminal)" in done.stderr
-            ) == (0, True, True), done.stderr

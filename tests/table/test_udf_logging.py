@@ -1,6 +1,7 @@
 """``logging`` in user functions reaches the program's stderr, each record with the function
 and line that logged it, at the level the program configured (INFO here); ``print`` and
-Spark's own output stay in pystream's log. A fresh process: its session's JVM pipes."""
+Spark's own output stay in pystream's log; a ``breakpoint()`` without a terminal lets the
+job go on. A fresh process (its session's JVM pipes), stdin not a terminal."""
 import os
 import subprocess
 import sys
@@ -18,6 +19,7 @@ def shout(s):
     logging.getLogger("mine").warning("saw %s", s)
     logging.debug("not at INFO %s", s)
     print("printed", s)
+    breakpoint()
     return s.upper()
 
 
@@ -42,10 +44,11 @@ def test_function_logs_reach_stderr_marked_with_the_function(tmp_path):
     env = dict(os.environ, PYTHONPATH=root, PYSTREAM_MASTER="local[1]",
                PYSTREAM_CONF="spark.ui.enabled=false")
     done = subprocess.run([sys.executable, "job.py"], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=600)
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600)
     assert (done.returncode, sorted(done.stderr.splitlines()),
             [line for line in done.stdout.splitlines() if "|" not in line and "+" not in line]) \
-        == (0, ["INFO stream [doubled (job.py:18)]: doubling 1",
-                "INFO stream [doubled (job.py:18)]: doubling 2",
-                "WARNING mine [shout (job.py:11)]: saw a"],
+        == (0, ["INFO stream [doubled (job.py:19)]: doubling 1",
+                "INFO stream [doubled (job.py:19)]: doubling 2",
+                "WARNING mine [shout (job.py:11)]: saw a",
+                "pystream: breakpoint() in shout (job.py:14): continued (no terminal)"],
             ["1 row in set", "2", "4"]), done.stderr
