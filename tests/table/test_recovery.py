@@ -296,7 +296,7 @@ def test_a_sql_job_killed_at_random_moments_counts_each_window_once(tmp_path):
         _wait_for(outbox, 1, timeout=120)  # windows committed: the kill loses some work
         time.sleep(rng.uniform(0, 3))
         job, started = kill_and_restart(job, started)
-        time.sleep(rng.uniform(1, 12))
+        time.sleep(rng.uniform(1, 6))
         job, started = kill_and_restart(job, started)
         committed = _batches(checkpoints, "commits")
         deadline = time.monotonic() + 120
