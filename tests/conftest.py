@@ -7,6 +7,7 @@ import pytest
 
 from pystream import session
 from pystream.datastream import RuntimeExecutionMode, StreamExecutionEnvironment
+from tests.servers import connect_url  # noqa: F401 - the shared Spark Connect server
 
 TEST_CONF = {
     "spark.ui.enabled": "false",

@@ -3,14 +3,16 @@
 ``standalone_cluster()`` runs a Spark standalone master and one worker; ``connect_server()``
 runs a Spark Connect server. Both are context managers that stop every process they started
 (the whole process session, executors and Python workers included), also when the test
-fails. The module-scoped fixtures ``standalone_master`` (a ``spark://`` URL) and
-``connect_url`` (an ``sc://`` URL) start each server once per test module; make them
-available to a test directory in its conftest.py::
+fails. The fixture ``standalone_master`` (a ``spark://`` URL) starts a cluster once per test
+module; make it available to a test directory in its conftest.py::
 
-    from tests.servers import connect_url, standalone_master  # noqa: F401 - fixtures
+    from tests.servers import standalone_master  # noqa: F401 - a fixture
 
-    def test_something(connect_url):   # in a test module of that directory
+    def test_something(standalone_master):   # in a test module of that directory
         ...
+
+``connect_url`` (an ``sc://`` URL) is one Spark Connect server for the whole run, provided by
+the root conftest.py to every test that names it.
 
 The servers' Python workers import this checkout's pystream (PYTHONPATH) with this Python.
 """
@@ -228,8 +230,10 @@ def standalone_master(tmp_path_factory) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def connect_url(tmp_path_factory) -> Iterator[str]:
-    """A running Spark Connect server (local[2]) for this module."""
+    """A running Spark Connect server (local[2]), started once for the run: the remote tests
+    and the shell's share it (the root conftest provides it; a module that imported it would
+    get a server of its own)."""
     with connect_server(str(tmp_path_factory.mktemp("connect"))) as url:
         yield url

@@ -4,7 +4,6 @@ import re
 import subprocess
 import sys
 
-from tests.servers import connect_url  # noqa: F401 - the pytest fixture
 from tests.shell.driver import ROOT
 
 ROW = re.compile(r"^[|│]\s*(\d+) [|│]\s*(\d+) [|│]$")  # a terminal gets box lines
@@ -18,7 +17,7 @@ assert not spark.streams.active
 """
 
 
-def test_preview_over_spark_connect(connect_url, tmp_path):  # noqa: F811
+def test_preview_over_spark_connect(connect_url, tmp_path):
     done = subprocess.run([sys.executable, "-m", "pyshell", "--remote", connect_url, "-c", CODE],
                           capture_output=True, text=True, cwd=str(tmp_path), timeout=600,
                           env=dict(os.environ, PYTHONPATH=ROOT, IPYTHONDIR=str(tmp_path)))
