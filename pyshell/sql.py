@@ -131,10 +131,13 @@ def _lines(result, rows: list, mode: str) -> List[str]:
 
 
 def apply_change(current: List[tuple], row) -> None:
-    """Apply one change of a changelog to the rows it leaves: ``+I``/``+U`` add the row,
-    ``-U``/``-D`` remove an equal one."""
-    values = tuple(row)
-    if str(row.get_row_kind()) in ("+I", "+U"):
+    """Apply one change of a changelog (a Row with its kind) to the rows it leaves."""
+    apply_op(current, str(row.get_row_kind()), tuple(row))
+
+
+def apply_op(current: List[tuple], op: str, values: tuple) -> None:
+    """``+I``/``+U`` add ``values`` to the current rows, ``-U``/``-D`` remove an equal row."""
+    if op in ("+I", "+U"):
         current.append(values)
     elif values in current:
         current.remove(values)

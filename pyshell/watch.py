@@ -132,11 +132,9 @@ class CurrentRows(Folding):
         return list(columns[1:])  # without op
 
     def fold(self, row) -> None:
-        op, values = row[0], tuple(row[1:])
-        if op in ("+I", "+U"):
-            self.rows_now.append(values)
-        elif values in self.rows_now:
-            self.rows_now.remove(values)
+        from pyshell.sql import apply_op
+
+        apply_op(self.rows_now, row[0], tuple(row[1:]))
 
     def current(self) -> list:
         return self.rows_now

@@ -306,7 +306,8 @@ class Compiler:
         if node.input2 is not None:
             columns.append(INPUT)
         watermarked = keyed.watermarked
-        if keyed.layout.sequenced:
+        ordered = keyed.layout.sequenced  # each record's place: outputs in PyFlink's order
+        if ordered:
             columns.append(SEQ)
         if time_mode == "EventTime" and not watermarked:
             df = df.select(*columns, TS)
@@ -314,7 +315,6 @@ class Compiler:
                 df = df.union(end_of_input_marker(self, df.columns))
             df = df.withWatermark(TS, "%d milliseconds" % (keyed.watermark_delay_ms or 0))
             watermarked = True
-        ordered = keyed.layout.sequenced
         df = df.select(*columns)
         processor = KeyedProcessor(node.function, info, node.meta.label(), tuple(columns),
                                    timestamped, time_mode, tags, node.output_type,

@@ -34,13 +34,9 @@ def _rotl(x: int, r: int) -> int:
 
 
 def flink_murmur(code: int) -> int:
-    """Flink's ``MathUtils.murmurHash(int)``: non-negative."""
-    code = _rotl((code * 0xCC9E2D51) & _M, 15)
-    code = (code * 0x1B873593) & _M
-    code = (_rotl(code, 13) * 5 + 0xE6546B64) & _M
-    code ^= 4
-    code = _fmix(code)
-    code = int32(code)
+    """Flink's ``MathUtils.murmurHash(int)``: Murmur3 of one 4-byte word from seed 0, made
+    non-negative."""
+    code = int32(_fmix(_mix(0, code & _M) ^ 4))
     return code if code >= 0 else (-code if code != -(1 << 31) else 0)
 
 
@@ -59,7 +55,7 @@ def _fmix(h: int) -> int:
 
 
 def _mix(h1: int, k1: int) -> int:
-    k1 = (_rotl((k1 * 0xCC9E2D51) & _M, 15) * 0x1B873593) & _M
+    k1 = (_rotl((k1 * _C1) & _M, 15) * _C2) & _M
     return (_rotl(h1 ^ k1, 13) * 5 + 0xE6546B64) & _M
 
 
