@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Tuple
 
 
@@ -25,10 +25,11 @@ class Entry:
     rate: Optional[float]
     status: str
     stop: Callable[[], None]
+    metrics: Dict[str, object] = field(default_factory=dict)  # of its functions, by name
 
     def as_row(self) -> dict:
         return {"id": self.id, "name": self.name, "age": self.age, "rows": self.rows,
-                "rate": self.rate, "status": self.status}
+                "rate": self.rate, "status": self.status, "metrics": self.metrics}
 
 
 class RowCounter:
@@ -69,8 +70,9 @@ class JobRegistry:
             self._first_seen[key] = time.time()
         return self._numbers[key]
 
-    def entries(self) -> List[Entry]:
-        """The running jobs and queries (never starts Spark)."""
+    def entries(self, ended: bool = False) -> List[Entry]:
+        """The running jobs and queries (never starts Spark); with ``ended``, also the
+        latest jobs that ended and had metrics."""
         from pystream.session import active_session
 
         spark = active_session()
@@ -84,7 +86,16 @@ class JobRegistry:
         for query in _safe(lambda: list(spark.streams.active), []):
             if str(query.id) not in job_queries:
                 entries.append(self._query_entry(query))
+        if ended:
+            entries.extend(self._finished_entry(j) for j in _finished_jobs() if j.metrics)
         return sorted(entries, key=lambda e: e.id)
+
+    def _finished_entry(self, job) -> Entry:
+        """A job that ended, shown with its functions' final metrics."""
+        mode = "batch" if job.batch else "streaming"
+        return Entry(self.number("job:%s" % job.job_id), "job:%s" % job.job_id, job.name,
+                     job.runtime_s, None, None, "%s (%s)" % (job.status.name, mode),
+                     lambda: None, job.metrics)
 
     def _job_entry(self, job, queries) -> Entry:
         key = "job:%s" % job.job_id
@@ -96,7 +107,7 @@ class JobRegistry:
         mode = "batch" if job.settings.batch else "streaming"
         return Entry(self.number(key), key, job.name, time.time() - started, rows,
                      sum(rates) if rates else None, "%s (%s)" % (job.status().name, mode),
-                     job.cancel)
+                     job.cancel, _safe(job.metrics, {}))
 
     def _query_entry(self, query) -> Entry:
         key = "query:%s" % query.id
@@ -123,6 +134,14 @@ def _active_jobs() -> list:
     from pystream.compiler.job import active_jobs
 
     return active_jobs()
+
+
+def _finished_jobs() -> list:
+    if "pystream.compiler.job" not in sys.modules:
+        return []
+    from pystream.compiler.job import finished_jobs
+
+    return finished_jobs()
 
 
 def _safe(fn, default):

@@ -278,11 +278,16 @@ class PystreamMagics(Magics):
 
     # -- %jobs and %stop
 
+    @magic_arguments()
+    @argument("-a", "--all", action="store_true",
+              help="also the latest jobs that ended, with their final metrics")
     @line_magic
     def jobs(self, line: str = ""):
-        """The running pystream jobs and streaming queries: id, name, age, rows, rate, status.
-        Stop one with %stop ID (or %stop all)."""
-        print(render.jobs_table([e.as_row() for e in self.registry.entries()]))
+        """The running pystream jobs and streaming queries: id, name, age, rows, rate, status,
+        and the metrics of their functions. Stop one with %stop ID (or %stop all)."""
+        args = parse_argstring(self.jobs, line)
+        entries = self.registry.entries(ended=args.all)
+        print(render.jobs_table([e.as_row() for e in entries]))
 
     @magic_arguments()
     @argument("which", help="a job's ID from %%jobs, its name, a job id prefix, or 'all'")

@@ -145,13 +145,31 @@ def count(value: Optional[int]) -> str:
 
 
 def jobs_table(rows: Sequence[dict], terminal: Optional[bool] = None) -> str:
-    """The ``%jobs`` table; each row has id, name, age (s), rows, rate, status."""
+    """The ``%jobs`` table; each row has id, name, age (s), rows, rate, status; then, when
+    a job's functions have metrics, the table of them (job id, metric, value)."""
     if not rows:
         return "No running jobs."
-    columns = ["ID", "NAME", "AGE", "ROWS", "RATE", "STATUS"]
+    columns = ["ID", "NAME", "AGE", "ROWS", "RATE", "STATUS"]  # AGE: its run time, if ended
     records = [(r["id"], r["name"], duration(r["age"]) if r["age"] is not None else "-",
                 count(r["rows"]), rate(r["rate"]), r["status"]) for r in rows]
-    return table(columns, records, terminal=terminal)
+    text = table(columns, records, terminal=terminal)
+    metrics = [(r["id"], name, metric_value(value)) for r in rows
+               for name, value in sorted((r.get("metrics") or {}).items())]
+    if metrics:
+        text += "\n\n" + table(["ID", "METRIC", "VALUE"], metrics, terminal=terminal)
+    return text
+
+
+def metric_value(value) -> str:
+    """A metric's value in words: a count or a gauge's value; a meter's count and rate; a
+    distribution's count, mean, min and max."""
+    if isinstance(value, dict) and "rate" in value:
+        return "%s (%.1f/s)" % (value["count"], value["rate"])
+    if isinstance(value, dict):
+        mean = value["sum"] / value["count"] if value["count"] else 0
+        return "n=%s mean=%.4g min=%s max=%s" % (value["count"], mean, value["min"],
+                                               value["max"])
+    return str(value)
 
 
 def wrap_names(names: Sequence[str], width: int = 78, indent: str = "  ") -> List[str]:

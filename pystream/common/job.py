@@ -56,10 +56,12 @@ class JobExecutionResult:
     """The result of a finished job: its id, its run time and its accumulators."""
 
     def __init__(self, job_id: JobID, net_runtime_ms: int,
-                 accumulators: Optional[Dict[str, Any]] = None, job_name: str = ""):
+                 accumulators: Optional[Dict[str, Any]] = None, job_name: str = "",
+                 metrics: Optional[Dict[str, Any]] = None):
         self._job_id = job_id
         self._net_runtime = net_runtime_ms
         self._accumulators = dict(accumulators or {})
+        self._metrics = dict(metrics or {})
         self.job_name = job_name
 
     def get_job_id(self) -> JobID:
@@ -74,6 +76,11 @@ class JobExecutionResult:
 
     def get_all_accumulator_results(self) -> Dict[str, Any]:
         return dict(self._accumulators)
+
+    def get_metrics(self) -> Dict[str, Any]:
+        """The final values of the metrics of the job's functions, by name (pystream's:
+        PyFlink shows them in Flink's web UI; see ``pystream.metrics``)."""
+        return dict(self._metrics)
 
     def is_job_execution_result(self) -> bool:
         return True
@@ -138,6 +145,11 @@ class JobClient:
 
     def get_accumulators(self) -> CompletableFuture:
         return CompletableFuture.completed({})
+
+    def get_metrics(self) -> Dict[str, Any]:
+        """The metrics of the job's functions by name: their values now while it runs, their
+        final values once it has ended (pystream's: see ``pystream.metrics``)."""
+        return self._job.metrics()
 
     def stop_with_savepoint(self, *args, **kwargs):
         from pystream.errors import UnsupportedFeatureError

@@ -8,6 +8,7 @@ after it) and running Spark jobs interrupted before the interrupt propagates.
 """
 from __future__ import annotations
 
+import collections
 import concurrent.futures
 import contextlib
 import functools
@@ -20,6 +21,7 @@ import tempfile
 import threading
 import time
 import weakref
+from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from pystream import graph, session
@@ -31,6 +33,7 @@ from pystream.errors import PystreamError
 from pystream.plan import Plan
 from pystream.runtime.dependencies import Bundle
 from pystream.runtime.errors import spark_error
+from pystream.runtime.metric_reports import MetricsTarget, make_job_target
 
 POLL_SECONDS = 0.2
 # how long cancel() lets a streaming query's running micro-batch finish before it stops it
@@ -39,6 +42,28 @@ STOP_GRACE_SECONDS = 30.0
 _WORKER_START = ("Python worker failed to connect back",
                  "waiting for the Python worker to connect back")
 _active: "weakref.WeakSet[Job]" = weakref.WeakSet()
+_finished: "collections.deque[FinishedJob]" = collections.deque(maxlen=20)
+
+
+@dataclass(frozen=True)
+class FinishedJob:
+    """A job of this process that has ended, with the final metrics of its functions."""
+
+    job_id: str
+    name: str
+    status: JobStatus
+    batch: bool
+    runtime_s: float
+    metrics: Dict[str, object]
+
+
+def finished_jobs() -> List[FinishedJob]:
+    """The latest jobs of this process that ended (for the shell's ``%jobs``)."""
+    return list(_finished)
+
+
+def record_finished(job: FinishedJob) -> None:
+    _finished.append(job)
 
 
 def active_jobs() -> List["Job"]:
@@ -98,6 +123,8 @@ class Job:
         self._temp_dirs: List[str] = []
         self._tag = "pystream-%s" % self.job_id
         self._lock = threading.Lock()
+        self._metrics: Optional[MetricsTarget] = None  # its functions' metrics, while it runs
+        self._final_metrics: Dict[str, object] = {}
 
     # -- public
 
@@ -107,6 +134,12 @@ class Job:
     @property
     def queries(self) -> list:
         return [q.query for q in self._queries]
+
+    def metrics(self) -> Dict[str, object]:
+        """The metrics of the job's functions (``pystream.metrics``): now, while it runs;
+        at its end, once it has ended."""
+        target = self._metrics
+        return target.read() if target is not None else dict(self._final_metrics)
 
     def start(self) -> "Job":
         """Run in a background thread; the result arrives in ``future``."""
@@ -140,8 +173,9 @@ class Job:
         self.started_at = time.time()
         self._status = JobStatus.RUNNING
         _active.add(self)
+        self._metrics = make_job_target(str(self.job_id))
         try:
-            compiler = Compiler(self.spark, self.plan, self.bundle)
+            compiler = Compiler(self.spark, self.plan, self.bundle, self._metrics)
             self._temp_dirs = compiler.temp_dirs
             plans = [plan_sink(compiler, sink) for sink in self.sinks]
             if self.settings.spark_batch:
@@ -167,8 +201,9 @@ class Job:
         finally:
             self._cleanup()
         result = JobExecutionResult(self.job_id, int((time.time() - self.started_at) * 1000),
-                                    job_name=self.name)
+                                    job_name=self.name, metrics=self._final_metrics)
         self._status = JobStatus.FINISHED
+        self._record()
         self.future.set_result(result)
         return result
 
@@ -197,8 +232,15 @@ class Job:
 
     def _fail(self, error: BaseException, status: JobStatus) -> None:
         self._status = status
+        self._read_final_metrics()
+        self._record()
         if not self.future.done():
             self.future.set_exception(error)
+
+    def _record(self) -> None:
+        record_finished(FinishedJob(str(self.job_id), self.name, self._status,
+                                    self.settings.batch, time.time() - (self.started_at or 0),
+                                    dict(self._final_metrics)))
 
     def _run_batch(self, plans) -> None:
         self.spark.addTag(self._tag)
@@ -316,6 +358,13 @@ class Job:
                 pass
         for path in self._checkpoints + self._temp_dirs:
             shutil.rmtree(path, ignore_errors=True)
+        self._read_final_metrics()
+
+    def _read_final_metrics(self) -> None:
+        target, self._metrics = self._metrics, None
+        if target is not None:
+            self._final_metrics = target.read(ended_at=time.time())
+            target.remove()
 
 
 @contextlib.contextmanager

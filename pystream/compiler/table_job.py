@@ -12,10 +12,12 @@ import itertools
 import logging
 import re
 import sys
+import time
 from typing import Iterator, List, Optional
 
 from pyspark.sql import functions as F
 
+from pystream.common.job import JobID
 from pystream.common.types import Row, RowKind
 from pystream.compiler import table_connectors
 from pystream.compiler.bad_records import explained
@@ -29,6 +31,7 @@ from pystream.plan.relational import is_bounded, reads_changelog
 from pystream.relational import operations as ops
 from pystream.relational.explain import explain
 from pystream.relational.schema import Schema
+from pystream.runtime.metric_reports import MetricsTarget, make_job_target
 from pystream.session import get_session
 from pystream.table.catalog import CatalogTable
 from pystream.table.formatting import changelog_line
@@ -79,6 +82,9 @@ class TableJob:
         self.config = config
         self.env_parallelism = env_parallelism  # a StreamExecutionEnvironment's own setting
         self.stream_env = stream_env  # the StreamTableEnvironment's, else the default one
+        self.job_id = JobID()  # a bounded statement's (an unbounded one runs as a Job)
+        self._metrics: Optional[MetricsTarget] = None  # its functions' metrics, while it runs
+        self._final_metrics: Optional[dict] = None
 
     @staticmethod
     def of(query: TableQuery) -> "TableJob":
@@ -99,14 +105,53 @@ class TableJob:
                            bundle_size=bundle, state_ttl_ms=self._state_ttl_ms())
         return Context(spark=spark, changelog=self.streaming, bundle_size=bundle)
 
-    def _prepared_function_options(self) -> FunctionOptions:
+    def _prepared_function_options(self, compiler=None) -> FunctionOptions:
         """What the job's user functions are told (job parameters, async options), with the
         Python dependencies they travel with (``add_python_file``, ``set_python_requirements``,
-        ``add_python_archive``, ``python.*`` keys; requirements installed now)."""
+        ``add_python_archive``, ``python.*`` keys; requirements installed now) and where
+        their metrics add up (an unbounded query's job's, else the statement's)."""
         from pystream.dependencies import job_dependencies, prepare
 
         bundle = prepare(job_dependencies(self.config.get_configuration()))
-        return FunctionOptions.of(self.config.to_map(), bundle)
+        if str(self.config.get("python.metric.enabled")).lower() == "false":
+            metrics = None
+        elif compiler is not None:
+            metrics = compiler.metrics
+        else:
+            if self._metrics is None:
+                self._metrics = make_job_target(str(self.job_id))
+            metrics = self._metrics
+        return FunctionOptions.of(self.config.to_map(), bundle, metrics)
+
+    def metrics(self) -> dict:
+        """The metrics of the statement's functions: now, or their final values once it
+        has run (``ended``)."""
+        if self._final_metrics is not None:
+            return dict(self._final_metrics)
+        return self._metrics.read() if self._metrics is not None else {}
+
+    def _name(self, default: str) -> str:
+        """The job's name: ``pipeline.name``, else Flink's for the statement."""
+        return self.config.get("pipeline.name") or default
+
+    @property
+    def has_run(self) -> bool:
+        return self._final_metrics is not None
+
+    def ended(self, name: str, started: float) -> None:
+        """The bounded statement ``name`` that started at ``started`` has run: its functions'
+        final metrics are read (and kept for the shell's ``%jobs`` when there are any)."""
+        from pystream.common.job import JobStatus
+        from pystream.compiler.job import FinishedJob, record_finished
+
+        target, self._metrics = self._metrics, None
+        self._final_metrics = target.read(ended_at=time.time()) if target else {}
+        if target is not None:
+            target.remove()
+        if self._final_metrics:
+            record_finished(FinishedJob(str(self.job_id), name, JobStatus.FINISHED,
+                                        not self.streaming, time.time() - started,
+                                        dict(self._final_metrics)))
 
     def _state_ttl_ms(self) -> Optional[int]:
         """``table.exec.state.ttl``: how long a key's state lives after its last change
@@ -127,7 +172,7 @@ class TableJob:
         if compiler is None and self.is_unbounded(rel):
             return self._unbounded_plan(rel)
         ctx = self._context(compiler)
-        with function_options(self._prepared_function_options()):
+        with function_options(self._prepared_function_options(compiler)):
             frame: Frame = translate(rel, ctx)
         if ctx.unbounded:
             names = [quoted(n) for n in rel.schema.names]
@@ -139,8 +184,8 @@ class TableJob:
         if not ctx.changelog:
             return df.select(*names, *part), False
         if frame.updating:
-            return df.orderBy(SEQ, SUB).select(*names, F.col(OP), *part), True
-        return df.orderBy(SEQ).select(*names, *part), False
+            return _in_order(df, SEQ, SUB).select(*names, F.col(OP), *part), True
+        return _in_order(df, SEQ).select(*names, *part), False
 
     @property
     def parallelism(self) -> int:
@@ -268,11 +313,14 @@ class TableJob:
 
         def rows() -> CloseableIterator:
             if not done:  # the job runs once; collect() and print() share its rows
+                started = time.time()
                 cached.extend(self.rows(rel, frame))
+                self.ended(self._name("collect"), started)
                 done.append(True)
             return CloseableIterator(iter(list(cached)))
 
-        return TableResult(schema, ResultKind.SUCCESS_WITH_CONTENT, rows, self.streaming)
+        return TableResult(schema, ResultKind.SUCCESS_WITH_CONTENT, rows, self.streaming,
+                           job_client=StatementClient(self))
 
     def to_pandas(self, rel: ops.Rel):
         import pandas as pd
@@ -287,7 +335,9 @@ class TableJob:
             with self.query_result(rel).collect() as leading:
                 rows = list(leading)
         else:
+            started = time.time()
             rows = [r for r in self.rows(rel)]
+            self.ended(self._name("collect"), started)
         final = _final_rows(rows) if self.streaming else rows
         return pd.DataFrame([list(r) for r in final], columns=list(rel.schema.names))
 
@@ -301,6 +351,7 @@ class TableJob:
         _check_insert(rel.schema, physical, name)
         if self.is_unbounded(rel):
             return self._unbounded_insert(rel, name, target, physical, sink.primary_key)
+        started = time.time()
         connector = target.options.get("connector")
         if connector == "print":
             self._print(rel, physical, target.options)
@@ -321,9 +372,12 @@ class TableJob:
             kinds = [F.col(OP)] if updating else []
             writer(df.select(*columns, *kinds), target.options, physical,
                    list(target.partition_keys), overwrite)
+        self.ended(self._name("insert-into_default_catalog.default_database.%s" % name),
+                   started)
         column = "default_catalog.default_database.%s" % name
-        return TableResult.of_rows([column], [DataTypes.BIGINT()], [(-1,)],
-                                   self.streaming)
+        result = TableResult.of_rows([column], [DataTypes.BIGINT()], [(-1,)], self.streaming)
+        result._job_client = StatementClient(self)
+        return result
 
     def _to_keyed_sink(self, rel: ops.Rel, name: str, target: CatalogTable,
                        physical: Schema, primary_key) -> None:
@@ -342,7 +396,7 @@ class TableJob:
         columns = [quoted(a).cast(f.data_type.spark_type()).alias(f.name)
                    for a, f in zip(rel.schema.names, physical)]
         if updating and reads_changelog(target.options):  # every change, in order
-            df = df.orderBy(SEQ, SUB).select(*columns, F.col(OP))
+            df = _in_order(df, SEQ, SUB).select(*columns, F.col(OP))
         elif updating:
             last = Window.partitionBy(*[quoted(k) for k in primary_key]).orderBy(
                 F.col(SEQ).desc(), F.col(SUB).desc())
@@ -367,6 +421,13 @@ class TableJob:
             else:
                 prefix = "%s> " % identifier if identifier else ""
             print(prefix + changelog_line(row, types), file=stream)
+
+
+def _in_order(df, *columns: str):
+    """``df`` sorted by ``columns`` in one partition (a bounded result on its way to the
+    driver): Spark's global sort would sample its input first, running the query, and its
+    Python functions, twice."""
+    return df.repartition(1).sortWithinPartitions(*columns)
 
 
 def _leading_limit(rel: ops.Rel):
@@ -402,6 +463,10 @@ class JobClient:
         self.job.cancel()
         return CompletableFuture.completed(None)
 
+    def get_metrics(self) -> dict:
+        """The metrics of the job's functions by name, now (``pystream.metrics``)."""
+        return self.job.metrics()
+
     def wait(self, timeout_ms: Optional[int] = None) -> None:
         """Blocks until the job ends (an unbounded one: until cancelled, or Ctrl-C)."""
         import concurrent.futures
@@ -416,6 +481,35 @@ class JobClient:
         except KeyboardInterrupt:
             self.job.cancel()
             raise
+
+
+class StatementClient:
+    """``TableResult.get_job_client()`` of a bounded statement, which runs in the caller's
+    thread (a query's when its rows are first read)."""
+
+    def __init__(self, job: TableJob):
+        self.job = job
+
+    def get_job_id(self):
+        return self.job.job_id
+
+    def get_job_status(self):
+        from pystream.common.job import CompletableFuture, JobStatus
+
+        done = self.job.has_run
+        return CompletableFuture.completed(JobStatus.FINISHED if done else JobStatus.CREATED)
+
+    def cancel(self):
+        from pystream.common.job import CompletableFuture
+
+        return CompletableFuture.completed(None)
+
+    def wait(self, timeout_ms: Optional[int] = None) -> None:
+        """The statement has run (a query runs when its rows are read)."""
+
+    def get_metrics(self) -> dict:
+        """The metrics of the statement's functions by name (``pystream.metrics``)."""
+        return self.job.metrics()
 
 
 class _StreamingRows(CloseableIterator):

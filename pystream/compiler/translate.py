@@ -20,6 +20,7 @@ from pystream.runtime.dependencies import Bundle, shipped
 from pystream.runtime.key_groups import KeyPlacement
 from pystream.runtime.keyed_batch import INPUT
 from pystream.runtime.layout import KEY, ORDER, PICKLED, PID, SEQ, TAG, TS, Layout
+from pystream.runtime.metric_reports import MetricsTarget
 from pystream.runtime.records import VALUE_COLUMN
 from pystream.runtime.stage import FusedStage, OpSpec
 
@@ -28,11 +29,13 @@ class Compiler:
     """Translates the nodes of a plan's graph into DataFrames of ``spark``, each node once;
     ``bundle``: the job's prepared dependencies, shipped with its Python functions."""
 
-    def __init__(self, spark, plan: Plan, bundle: Optional[Bundle] = None):
+    def __init__(self, spark, plan: Plan, bundle: Optional[Bundle] = None,
+                 metrics: Optional[MetricsTarget] = None):
         self.spark = spark
         self.plan = plan
         self.settings = plan.settings
         self.bundle = bundle
+        self.metrics = metrics  # where its functions' metrics go
         self._raw: Dict[int, Flow] = {}
         self._tagged_flows: Dict[int, Flow] = {}
         # STREAMING: Spark's partitions of keyed state, one per subtask of the widest keyed
@@ -89,7 +92,7 @@ class Compiler:
         return TaskInfo(task_name=node.meta.name, parallelism=parallelism or 1,
                         max_parallelism=node.meta.max_parallelism or self.settings.max_parallelism,
                         job_parameters=dict(self.settings.job_parameters),
-                        batch_mode=self.settings.batch)
+                        batch_mode=self.settings.batch, metrics=self.metrics)
 
     def ship(self, obj):
         """``obj`` as sent to Spark's Python workers: with the job's dependencies, installed

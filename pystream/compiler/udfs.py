@@ -16,7 +16,9 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 
+from pystream.metrics import MetricGroup
 from pystream.runtime.dependencies import Bundle, shipped
+from pystream.runtime.metric_reports import MetricsTarget
 from pystream.table.types import DataType, RowType
 from pystream.table.udf import FunctionContext, UserDefinedFunction, is_async, python_callable
 
@@ -38,27 +40,33 @@ class FunctionOptions:
 
     parallelism: Optional[int] = None  # the job's parallelism.default, if set
     bundle: Optional[Bundle] = None  # the job's Python dependencies, prepared
+    metrics: Optional[MetricsTarget] = None  # where the job's metrics add up
 
     def ship(self, evaluator):
         """``evaluator`` as sent to Spark's Python workers: the job's dependencies are
         installed there before the user's function is unpickled."""
         return shipped(evaluator, self.bundle)
 
-    def context(self, task_name: str) -> FunctionContext:
-        """The ``FunctionContext`` of a function's ``open`` in a Spark task."""
+    def context(self, task_name: str, name: str) -> FunctionContext:
+        """The ``FunctionContext`` of a function's ``open`` in a Spark task (its metrics
+        named by ``name``)."""
         from pyspark import TaskContext
 
         task = TaskContext.get()
         index = task.partitionId() if task is not None else 0
         parallelism = self.parallelism or index + 1
+        group = MetricGroup(owner=name,
+                            reporter=self.metrics.reporter() if self.metrics else None)
         return FunctionContext(
-            None, self.job_parameters, task_name,
+            group, self.job_parameters, task_name,
             "%s (%d/%d)" % (task_name, index + 1, parallelism), parallelism, 128, index,
             task.attemptNumber() if task is not None else 0)
 
     @staticmethod
-    def of(config: Dict[str, str], bundle: Optional[Bundle] = None) -> "FunctionOptions":
-        """The options of a table config's keys and values (and the dependencies' bundle)."""
+    def of(config: Dict[str, str], bundle: Optional[Bundle] = None,
+           metrics: Optional[MetricsTarget] = None) -> "FunctionOptions":
+        """The options of a table config's keys and values (and the dependencies' bundle,
+        the job's metrics)."""
         from pystream.datastream.checkpoint_config import duration_millis
 
         parameters = {}
@@ -79,7 +87,7 @@ class FunctionOptions:
             async_retries=int(option("max-attempts", "3")) if retrying else 0,
             async_retry_delay_s=duration_millis(option("retry-delay", "100 ms")) / 1000,
             parallelism=int(config["parallelism.default"]) if config.get(
-                "parallelism.default") else None, bundle=bundle)
+                "parallelism.default") else None, bundle=bundle, metrics=metrics)
 
 
 _OPTIONS: ContextVar[Optional[FunctionOptions]] = ContextVar("function options",
@@ -103,6 +111,7 @@ class ScalarEvaluator:
     def __init__(self, wrapper, arg_types: List[DataType], result_type: DataType):
         self.function = wrapper.function
         self.label = wrapper.label
+        self.name = wrapper.name
         self.arg_types = arg_types
         self.result_type = result_type
         self.options = _OPTIONS.get() or FunctionOptions()
@@ -113,7 +122,7 @@ class ScalarEvaluator:
 
         if isinstance(self.function, UserDefinedFunction):
             try:
-                self.function.open(self.options.context(self.label))
+                self.function.open(self.options.context(self.label, self.name))
             except Exception as e:  # noqa: BLE001 - the user's error, in open()
                 raise operator_failure(e, self.label + " open()") from None
         self._call = python_callable(self.function)
@@ -277,7 +286,7 @@ class UserAggregate(ScalarEvaluator):
 
         if isinstance(self.function, UserDefinedFunction):
             try:
-                self.function.open(self.options.context(self.label))
+                self.function.open(self.options.context(self.label, self.name))
             except Exception as e:  # noqa: BLE001 - the user's error, in open()
                 raise operator_failure(e, self.label + " open()") from None
         self._opened = True

@@ -135,8 +135,7 @@ class RuntimeContext(KeyedStateStore):
         """
 
     def get_metrics_group(self) -> "MetricGroup":
-        """This instance's metrics (see ``pystream.metrics``: kept in the task, not
-        exported)."""
+        """This instance's metrics (see ``pystream.metrics``)."""
         from pystream.metrics import MetricGroup
 
         if getattr(self, "_metric_group", None) is None:

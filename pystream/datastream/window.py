@@ -246,8 +246,7 @@ class Trigger(ABC, Generic[T, W]):
             """State scoped to the key and the window."""
 
         def get_metric_group(self) -> "MetricGroup":
-            """The trigger's metrics (see ``pystream.metrics``: kept in the task, not
-            exported)."""
+            """The trigger's metrics (see ``pystream.metrics``)."""
             from pystream.metrics import MetricGroup
 
             if getattr(self, "_metric_group", None) is None:

@@ -5,6 +5,8 @@ from dataclasses import dataclass, field
 from typing import Dict, Optional
 
 from pystream.datastream.functions import RuntimeContext
+from pystream.metrics import MetricGroup
+from pystream.runtime.metric_reports import MetricsTarget
 
 NO_TIMESTAMP = -(2 ** 63)
 """What ``ctx.timestamp()`` gives for a record without a timestamp (Flink's Long.MIN_VALUE)."""
@@ -19,6 +21,12 @@ class TaskInfo:
     max_parallelism: int
     job_parameters: Dict[str, str] = field(default_factory=dict)
     batch_mode: bool = False
+    metrics: Optional[MetricsTarget] = None  # where the job's metrics add up
+
+    def metric_group(self) -> MetricGroup:
+        """A new root group of the task's metrics (named by the task; in a job, reported)."""
+        return MetricGroup(owner=self.task_name,
+                           reporter=self.metrics.reporter() if self.metrics else None)
 
 
 class DistributedCache:
@@ -59,6 +67,12 @@ class StreamingRuntimeContext(RuntimeContext):
 
     def get_task_name(self) -> str:
         return self._info.task_name
+
+    def get_metrics_group(self) -> MetricGroup:
+        """The function's metrics: the job's totals add them up (``pystream.metrics``)."""
+        if getattr(self, "_metric_group", None) is None:
+            self._metric_group = self._info.metric_group()
+        return self._metric_group
 
     def get_number_of_parallel_subtasks(self) -> int:
         return max(self._info.parallelism, self._index + 1)

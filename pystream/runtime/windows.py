@@ -89,6 +89,10 @@ class _TriggerContext(Trigger.OnMergeContext):
     def get_partitioned_state(self, state_descriptor):
         return self._op.states.get(state_descriptor, self.window)
 
+    def get_metric_group(self):
+        """The trigger's metrics: the operator's group (``pystream.metrics``)."""
+        return self._op.runtime_context.get_metrics_group()
+
     def merge_partitioned_state(self, state_descriptor) -> None:
         if self.merged_windows:
             handle = self._op.states.get(state_descriptor, self.window)

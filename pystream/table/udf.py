@@ -58,13 +58,13 @@ class FunctionContext:
         self._attempt_number = attempt_number
 
     def get_metric_group(self) -> "MetricGroup":
-        """The function's metrics (see ``pystream.metrics``: kept in the task, not
-        exported)."""
+        """The function's metrics (see ``pystream.metrics``: in a job, the job's totals add
+        them up)."""
         from pystream.metrics import MetricGroup
 
-        if getattr(self, "_metric_group", None) is None:
-            self._metric_group = MetricGroup()
-        return self._metric_group
+        if self._base_metric_group is None:
+            self._base_metric_group = MetricGroup()
+        return self._base_metric_group
 
     def get_job_parameter(self, key: str, default_value: str) -> str:
         return self._job_parameters.get(key, default_value)
@@ -284,6 +284,10 @@ class UserDefinedTableFunctionWrapper:
     @property
     def function(self) -> Union[Callable, TableFunction]:
         return self._func
+
+    @property
+    def name(self) -> str:
+        return self._name
 
     @property
     def label(self) -> str:

@@ -1,13 +1,13 @@
 """The Table API and SQL program the deployment tests run with ``pystream run`` on a
 standalone cluster and over Spark Connect: a SQL aggregate in BATCH mode, a STREAMING
-changelog, a Python UDF and a table function, and a group-by over an unbounded datagen
-table (a Structured Streaming job, cancelled after its first changes). Prints
-``RESULT {...}``."""
+changelog, a Python UDF (its metrics read back) and a table function, and a group-by over
+an unbounded datagen table (a Structured Streaming job, cancelled after its first changes).
+Prints ``RESULT {...}``."""
 import json
 
 from pystream.table import DataTypes, EnvironmentSettings, TableEnvironment
 from pystream.table.expressions import col
-from pystream.table.udf import udf, udtf
+from pystream.table.udf import ScalarFunction, udf, udtf
 
 DATAGEN = """CREATE TABLE src (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '6',
     'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '6')"""
@@ -29,14 +29,24 @@ def streaming_changelog():
         return ["%s%s" % (r.get_row_kind(), [str(v) for v in r]) for r in rows]
 
 
+class Shout(ScalarFunction):
+    def open(self, function_context):
+        self.seen = function_context.get_metric_group().counter("seen")
+
+    def eval(self, s):
+        self.seen.inc()
+        return s.upper()
+
+
 def python_functions():
     t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
     t = t_env.from_elements([(1, "a b"), (2, "c")], ["id", "words"])
-    shout = udf(lambda s: s.upper(), result_type=DataTypes.STRING())
+    shout = udf(Shout(), result_type=DataTypes.STRING(), name="shout")
     split = udtf(lambda s: [(w,) for w in s.split()], result_types=[DataTypes.STRING()])
     table = t.join_lateral(split(col("words")).alias("w")).select(col("id"), shout(col("w")))
-    with table.execute().collect() as rows:
-        return sorted(list(r) for r in rows)
+    result = table.execute()
+    with result.collect() as rows:
+        return sorted(list(r) for r in rows), result.get_job_client().get_metrics()
 
 
 def unbounded_changelog():
@@ -52,5 +62,7 @@ def unbounded_changelog():
     return changes
 
 
+udf_rows, udf_metrics = python_functions()
 print("RESULT " + json.dumps({"batch": batch_sql(), "changelog": streaming_changelog(),
-                              "udf": python_functions(), "unbounded": unbounded_changelog()}))
+                              "udf": udf_rows, "metrics": udf_metrics,
+                              "unbounded": unbounded_changelog()}))

@@ -57,14 +57,15 @@ def test_connectors(where, request, kafka_servers, postgres, tmp_path):
 
 
 def test_table_and_sql_program(connect_url):
-    """A Table API / SQL program (SQL aggregate, STREAMING changelog, Python UDF and table
-    function) over Spark Connect (on the standalone cluster the other jobs show executors
-    running pystream's Python; this one ran there too until the suite reached its 30-minute
-    budget)."""
+    """A Table API / SQL program (SQL aggregate, STREAMING changelog, Python UDF with its
+    metrics and table function) over Spark Connect (on the standalone cluster the other jobs
+    show executors running pystream's Python; this one ran there too until the suite
+    reached its 30-minute budget)."""
     done = pystream_run(["--remote", connect_url, "-py", str(TABLE_JOB)])
     assert result_of(done) == {
         "batch": [[0, 12], [1, 9]],
         "changelog": ["+I['a', '1']", "+I['b', '1']", "-U['a', '1']", "+U['a', '2']"],
         "udf": [[1, "A"], [1, "B"], [2, "C"]],
+        "metrics": {"shout.seen": 3},
         "unbounded": ["+I[7, 1]", "-U[7, 1]", "+U[7, 2]"],
     }

@@ -192,3 +192,30 @@ def test_explain_shows_a_tables_plan_and_spark_plan(ip, capsys):
     out = capsys.readouterr().out
     assert ["Stage 2 · aggregation" in out, "changelog (+I/-U/+U/-D)" in out,
             "== Physical Plan ==" in out] == [True, True, True]
+
+
+def test_jobs_all_shows_the_final_metrics_of_a_job_that_ended(ip, capsys):
+    ip.run_cell("""
+from pystream.datastream.functions import MapFunction
+
+class Seen(MapFunction):
+    def open(self, runtime_context):
+        self.seen = runtime_context.get_metrics_group().counter("seen")
+
+    def map(self, value):
+        self.seen.inc()
+        return value
+
+benv = StreamExecutionEnvironment.get_execution_environment()
+benv.set_runtime_mode(RuntimeExecutionMode.BATCH)
+benv.from_collection([1, 2, 3], Types.INT()).map(Seen(), Types.INT()).name("tally") \\
+    .sink_to(DiscardingSink())
+benv.execute("tallied")
+""")
+    capsys.readouterr()
+    ip.run_line_magic("jobs", "--all")
+    lines = capsys.readouterr().out.splitlines()
+    ended = [line for line in lines if "tallied" in line]
+    assert (len(ended), "FINISHED (batch)" in ended[-1], [line.split() for line in lines
+                                                          if "tally.seen" in line][-1][-2:]) \
+        == (1, True, ["3", "|"])

@@ -46,6 +46,20 @@ def test_jobs_table():
     ]
 
 
+def test_jobs_table_with_metrics():
+    rows = [{"id": 2, "name": "j", "age": 3.0, "rows": None, "rate": None,
+             "status": "FINISHED (batch)",
+             "metrics": {"f.rows": 3, "f.events": {"count": 3, "rate": 0.05},
+                         "f.sizes.len": {"count": 3, "sum": 6, "min": 1, "max": 3}}}]
+    assert render.jobs_table(rows, terminal=False).splitlines()[4:] == [
+        "| ID | METRIC      | VALUE                  |",
+        "|----|-------------|------------------------|",
+        "|  2 | f.events    | 3 (0.1/s)              |",
+        "|  2 | f.rows      | 3                      |",
+        "|  2 | f.sizes.len | n=3 mean=2 min=1 max=3 |",
+    ]
+
+
 def test_no_jobs():
     assert render.jobs_table([]) == "No running jobs."
 
