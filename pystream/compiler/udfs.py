@@ -289,6 +289,9 @@ class UserAggregate(ScalarEvaluator):
                 self.function.open(self.options.context(self.label, self.name))
             except Exception as e:  # noqa: BLE001 - the user's error, in open()
                 raise operator_failure(e, self.label + " open()") from None
+        # the common case: arguments reach the function as they are
+        self._plain = not any(isinstance(t, RowType) or not _plain(t, "python_value")
+                              for t in self.arg_types)
         self._opened = True
 
     def create(self):
@@ -310,6 +313,26 @@ class UserAggregate(ScalarEvaluator):
             return acc
         return self._step("accumulate", acc, values)
 
+    def add_all(self, acc, columns: List[list], n: int) -> Any:
+        """``n`` rows' arguments (a list of values per argument) into the accumulator, in
+        order: the common case calls ``accumulate`` in a tight loop."""
+        from pystream.runtime.errors import operator_failure
+
+        if not self._opened:
+            self._open()
+        rows = zip(*columns) if columns else [()] * n
+        if self.pandas or self.table or not self._plain:
+            for values in rows:
+                acc = self.add(acc, values)
+            return acc
+        accumulate, values = self.function.accumulate, ()
+        try:
+            for values in rows:
+                accumulate(acc, *values)
+        except Exception as e:  # noqa: BLE001 - the user's error, reported with its row
+            raise operator_failure(e, self.label, tuple(values)) from None
+        return acc
+
     @property
     def retracts(self) -> bool:
         """Whether the function has ``retract`` (it can aggregate an updating table)."""
@@ -328,7 +351,10 @@ class UserAggregate(ScalarEvaluator):
         accumulator; a table aggregate's count of changes grows either way."""
         from pystream.runtime.errors import operator_failure
 
-        args = [_argument(t, v) for t, v in zip(self.arg_types, values)]
+        if not self._opened:  # a key's accumulator restored from state, in a new task
+            self._open()
+        args = values if self._plain else [_argument(t, v)
+                                           for t, v in zip(self.arg_types, values)]
         try:
             if self.table:
                 getattr(self.function, method)(acc[0], *args)

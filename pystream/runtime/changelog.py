@@ -24,8 +24,6 @@ from pyspark import cloudpickle  # accumulators of user functions are classes of
 from pyspark.sql import Row as SparkRow
 from pyspark.sql.streaming import StatefulProcessor, StatefulProcessorHandle
 
-from pystream.runtime.records import is_missing
-
 __all__ = ["AggregateSpec", "AggregateChangelog", "UpsertNormalize", "ACCUMULATORS", "OP_COLUMN"]
 
 OP_COLUMN = "__op"
@@ -170,6 +168,19 @@ class Accumulators:
             else:
                 accs[i] = add(accs[i], value)
 
+    def add_rows(self, accs: list, columns: dict, lo: int, hi: int) -> None:
+        """The rows ``lo`` to ``hi`` of ``columns`` (name -> values), in order; a
+        user-defined function takes them in one call (``add_all``)."""
+        for i, spec in enumerate(self.specs):
+            if spec.function is not None:
+                accs[i] = spec.function.add_all(
+                    accs[i], [columns[c][lo:hi] for c in spec.columns], hi - lo)
+                continue
+            alone, acc = Accumulators([spec]), [accs[i]]
+            for j in range(lo, hi):
+                alone.add(acc, {c: columns[c][j] for c in spec.columns})
+            accs[i] = acc[0]
+
     def retract(self, accs: list, row) -> None:
         """Take ``row`` away (a -U or -D of an updating input); see ``RETRACTIONS``; a
         user-defined aggregate function's ``retract``."""
@@ -278,34 +289,64 @@ class BundledAggregate:
         self.op = op  # the row kind column of an updating input: -U and -D retract
 
     def __call__(self, frame):
+        import numpy as np
         import pandas as pd
 
         frame = frame.sort_values(self.seq, kind="stable")
-        records = frame.to_dict("records")
-        keys = tuple(records[0][k] for k in self.key_columns) if records else ()
-        accs, previous, out, first, count = self.accumulators.create(), None, [], None, 0
-        for i, record in enumerate(records):
-            record = {k: (None if is_missing(v) else v) for k, v in record.items()}
-            if self.op is not None and record[self.op] in (UPDATE_BEFORE, DELETE):
-                self.accumulators.retract(accs, record)
-                count -= 1
-            else:
-                self.accumulators.add(accs, record)
-                count += 1
-            bundle = record[self.seq] // self.bundle_size
-            first = record[self.seq] if first is None else first
-            if i + 1 == len(records) or records[i + 1][self.seq] // self.bundle_size != bundle:
-                # emitted when the bundle ends, keys in the order they came in it
-                if count <= 0:  # no rows left: the key's result is deleted
-                    if previous is not None:
-                        out.append(keys + previous + (first, DELETE, 0))
-                    accs, previous, first, count = self.accumulators.create(), None, None, 0
-                    continue
-                current = self.accumulators.results(accs)
-                for sub, (values, op) in enumerate(changes(previous, current)):
-                    out.append(keys + values + (first, op, sub))
-                previous, first = current, None
-        return pd.DataFrame(out, columns=self.output_names)
+        columns = {n: _python_values(frame[n]) for n in frame.columns}
+        seqs = columns[self.seq]
+        bundles = frame[self.seq].to_numpy() // self.bundle_size
+        cuts = (np.flatnonzero(np.diff(bundles)) + 1).tolist()
+        bounds = list(zip([0] + cuts, cuts + [len(seqs)])) if seqs else []
+        keys = tuple(columns[k][0] for k in self.key_columns) if seqs else ()
+        changelog = self._retracting if self.op is not None else self._appending
+        return pd.DataFrame(changelog(keys, columns, bounds), columns=self.output_names)
+
+    def _appending(self, keys: tuple, columns: dict, bounds) -> list:
+        """The changelog of an append-only input: each bundle's rows accumulated at once."""
+        accs, previous, out, seqs = self.accumulators.create(), None, [], columns[self.seq]
+        for lo, hi in bounds:
+            self.accumulators.add_rows(accs, columns, lo, hi)
+            current = self.accumulators.results(accs)
+            for sub, (values, op) in enumerate(changes(previous, current)):
+                out.append(keys + values + (seqs[lo], op, sub))
+            previous = current
+        return out
+
+    def _retracting(self, keys: tuple, columns: dict, bounds) -> list:
+        """The changelog of an updating input: -U and -D rows retract, record by record; a
+        key left without rows at a bundle's end is deleted."""
+        names = list(columns)
+        records = [dict(zip(names, values)) for values in zip(*columns.values())]
+        accs, previous, out, count = self.accumulators.create(), None, [], 0
+        for lo, hi in bounds:
+            for record in records[lo:hi]:
+                if record[self.op] in (UPDATE_BEFORE, DELETE):
+                    self.accumulators.retract(accs, record)
+                    count -= 1
+                else:
+                    self.accumulators.add(accs, record)
+                    count += 1
+            first = records[lo][self.seq]
+            if count <= 0:  # no rows left: the key's result is deleted
+                if previous is not None:
+                    out.append(keys + previous + (first, DELETE, 0))
+                accs, previous, count = self.accumulators.create(), None, 0
+                continue
+            current = self.accumulators.results(accs)
+            for sub, (values, op) in enumerate(changes(previous, current)):
+                out.append(keys + values + (first, op, sub))
+            previous = current
+        return out
+
+
+def _python_values(series) -> list:
+    """A pandas column's values as Python's, a null (NaN, NaT) as None."""
+    values = series.tolist()
+    missing = series.isna()
+    if missing.any():
+        values = [None if m else v for v, m in zip(values, missing.tolist())]
+    return values
 
 
 class UpsertNormalize(StatefulProcessor):
