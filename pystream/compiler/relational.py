@@ -507,20 +507,31 @@ def _deduplicated(over: ops.Over, ctx: Context) -> Frame:
 
 
 def _semi_join(frame: Frame, schema, sub: ex.SubQuery, ctx: Context) -> Frame:
-    """IN / EXISTS as a semi join, NOT IN / NOT EXISTS as an anti join. NOT IN follows SQL's
-    NULLs: a NULL in the sub-query's column, or a NULL value tested, keeps no row."""
+    """IN / EXISTS as a semi join, NOT IN / NOT EXISTS as an anti join, on the correlation
+    too when there is one. NOT IN follows SQL's NULLs: a NULL in the sub-query's column, or
+    a NULL value tested, keeps no row (of those the correlation matches)."""
     inner = translate(sub.query, replace(ctx, changelog=False)).df
+    names = sub.query.schema.names
+    correlated = names[:len(names) - (sub.expr is not None)] if sub.correlation else []
+    on = None
+    if sub.correlation is not None:
+        both = Schema(tuple(schema.fields) + tuple(sub.query.schema.fields))
+        on = to_column(sub.correlation, both)
     if sub.kind in ("exists", "not_exists"):
-        one = inner.limit(1).select(F.lit(1).alias("__exists"))
         how = "left_semi" if sub.kind == "exists" else "left_anti"
-        return replace(frame, df=frame.df.join(one, F.lit(True), how))
-    key = sub.query.schema.names[0]
-    right = inner.select(quoted(key).alias("__in_key"))
+        if on is None:
+            one = inner.limit(1).select(F.lit(1).alias("__exists"))
+            return replace(frame, df=frame.df.join(one, F.lit(True), how))
+        return replace(frame, df=frame.df.join(inner.select(*map(quoted, correlated)), on, how))
+    right = inner.select(*map(quoted, correlated), quoted(names[-1]).alias("__in_key"))
     value = to_column(sub.expr, schema)
     if sub.kind == "in":
-        return replace(frame, df=frame.df.join(right, value == F.col("__in_key"), "left_semi"))
-    matches = (value == F.col("__in_key")) | value.isNull() | F.col("__in_key").isNull()
-    return replace(frame, df=frame.df.join(right, matches, "left_anti"))
+        matches = value == F.col("__in_key")
+        how = "left_semi"
+    else:
+        matches = (value == F.col("__in_key")) | value.isNull() | F.col("__in_key").isNull()
+        how = "left_anti"
+    return replace(frame, df=frame.df.join(right, matches if on is None else matches & on, how))
 
 
 def _aggregate(node: ops.Aggregate, ctx: Context) -> Frame:

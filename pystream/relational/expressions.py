@@ -145,11 +145,14 @@ class UserCall(Expr):
 @dataclass(frozen=True, eq=False)
 class SubQuery(Expr):
     """``expr IN (query)`` (``kind`` 'in') or ``EXISTS (query)`` ('exists', ``expr`` None) or a
-    scalar sub-query ('scalar'); ``query`` is a relational node."""
+    scalar sub-query ('scalar'); ``query`` is a relational node. A correlated one has its
+    ``correlation``: a condition over the outer row's columns and the query's first ones
+    (the rest of its columns: the IN's values)."""
 
     kind: str
     expr: Optional[Expr]
     query: Any
+    correlation: Optional[Expr] = None
 
     def children(self):
         return () if self.expr is None else (self.expr,)

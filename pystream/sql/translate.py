@@ -22,6 +22,7 @@ from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.relational.resolve import aggregate_calls, output_name
 from pystream.relational.schema import Schema
+from pystream.sql.correlation import decorrelate
 from pystream.sql.dialect import LateralTable, WindowTVF, to_sql
 from pystream.sql.parse import parse_expression
 from pystream.sql.types import data_type_from_sql
@@ -296,9 +297,10 @@ def _select(t_env, node: exp.Select, ctes) -> ops.Rel:
     where = node.args.get("where")
     rel = scope.rel
     if where is not None:
+        rel, scope = _scalar_subqueries(t_env, [where.this], rel, scope, ctes)
         rel = _where(t_env, rel, where.this, scope)
         scope = Scope(rel, scope.columns, scope.window)
-    rel, scope = _scalar_subqueries(t_env, node, rel, scope, ctes)
+    rel, scope = _scalar_subqueries(t_env, list(node.expressions), rel, scope, ctes)
     items = _select_items(node, scope)
     having = node.args.get("having")
     exprs = [e for e, _ in items]
@@ -481,21 +483,61 @@ def _pattern_calls(expr: ex.Expr, fields) -> ex.Expr:
     return expr
 
 
-def _scalar_subqueries(t_env, node: exp.Select, rel: ops.Rel, scope: Scope, ctes):
-    """Each uncorrelated scalar sub-query of the select list, computed once and joined to
-    every row (NULL when it has no row), then read as a column."""
-    found = [sq for item in node.expressions for sq in item.find_all(exp.Subquery)
-             if not isinstance(sq.parent, (exp.In, exp.Exists))]
-    for i, subquery in enumerate(found):
-        value = _query_to_rel(t_env, subquery.this, ctes)
-        if len(value.schema) != 1:
-            raise ValidationException("A scalar sub-query gives one column, not %d."
-                                      % len(value.schema))
-        name = "__scalar%d" % i
-        rel = build.join(rel, build.rename_all(value, [name]), "left", None)
-        scope = Scope(rel, scope.columns + [(SCALAR, name, name)], scope.window)
-        subquery.replace(exp.column(name, table=SCALAR))
+def _scalar_subqueries(t_env, roots: List[exp.Expression], rel: ops.Rel, scope: Scope,
+                       ctes) -> Tuple[ops.Rel, Scope]:
+    """Each scalar sub-query in ``roots`` joined to every row and read as a column: an
+    uncorrelated one computed once (NULL when it has no row); a correlated one grouped by
+    its correlation's inner columns and LEFT-joined on it (``sql.correlation``; a COUNT
+    of no rows is 0)."""
+    for root in roots:
+        for subquery in _scalar_subquery_nodes(root):
+            n = sum(1 for q, _, f in scope.columns if q == SCALAR and "_corr" not in f)
+            name = "__scalar%d" % n
+            correlation = decorrelate(subquery.this, _qualifiers(scope), name + "_corr")
+            query = subquery.this if correlation is None else correlation.query
+            value = _query_to_rel(t_env, query, ctes)
+            keys = correlation.keys if correlation is not None else 0
+            if len(value.schema) != keys + 1:
+                raise ValidationException("A scalar sub-query gives one column, not %d."
+                                          % (len(value.schema) - keys))
+            if correlation is not None and not correlation.grouped:
+                raise UnsupportedFeatureError(
+                    "a correlated scalar sub-query without an aggregate (%s)"
+                    % to_sql(subquery)[:60])
+            names = list(value.schema.names[:keys]) + [name]
+            value = build.rename_all(value, names)
+            columns = scope.columns + [(SCALAR, n_, n_) for n_ in names]
+            condition = None if correlation is None else \
+                to_expr(correlation.condition, Scope(rel, columns))
+            rel = build.join(rel, value, "left", condition)
+            scope = Scope(rel, columns, scope.window)
+            column: exp.Expression = exp.column(name, table=SCALAR)
+            item = subquery.this.expressions[0] if isinstance(subquery.this, exp.Select) \
+                else None
+            if correlation is not None and isinstance(item, exp.Count):
+                column = exp.Coalesce(this=column, expressions=[exp.Literal.number(0)])
+            subquery.replace(column)
     return rel, scope
+
+
+def _scalar_subquery_nodes(root: exp.Expression) -> List[exp.Subquery]:
+    """The scalar sub-queries in ``root`` (not those of IN and EXISTS, nor those inside
+    another sub-query)."""
+    found, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, exp.Subquery) and not isinstance(node.parent, (exp.In, exp.Exists)):
+            found.append(node)
+            continue
+        if node is not root and isinstance(node, (exp.Subquery, exp.Exists, exp.Select)):
+            continue
+        stack.extend(reversed(list(node.iter_expressions())))
+    return found
+
+
+def _qualifiers(scope: Scope) -> set:
+    """The lower-cased table aliases a query block's columns are named by."""
+    return {q.lower() for q, _, _ in scope.columns if q and q != SCALAR}
 
 
 def _groups_by_window(group) -> bool:
@@ -596,22 +638,23 @@ def _is_subquery_predicate(node: exp.Expression) -> bool:
 
 
 def _subquery_predicate(t_env, node: exp.Expression, scope: Scope) -> ex.Expr:
-    """``x [NOT] IN (query)`` and uncorrelated ``[NOT] EXISTS (query)``: semi and anti
-    joins."""
+    """``x [NOT] IN (query)`` and ``[NOT] EXISTS (query)``: semi and anti joins; on the
+    correlation too when the query is correlated (``sql.correlation``)."""
     negated = isinstance(node, exp.Not)
     if negated:
         node = node.this
     query = node.args["query"] if isinstance(node, exp.In) else node.this
     query = query.this if isinstance(query, exp.Subquery) else query
-    try:
-        rel = _query_to_rel(t_env, query)
-    except ValidationException as e:
-        if isinstance(node, exp.Exists):
-            raise UnsupportedFeatureError("a correlated EXISTS sub-query (%s)" % e) from None
-        raise
+    correlation = decorrelate(query, _qualifiers(scope))
+    rel = _query_to_rel(t_env, query if correlation is None else correlation.query)
+    condition = None
+    if correlation is not None:
+        inner = [(None, n, n) for n in rel.schema.names[:correlation.keys]]
+        condition = to_expr(correlation.condition, Scope(scope.rel, scope.columns + inner))
     if isinstance(node, exp.In):
-        return ex.SubQuery("not_in" if negated else "in", to_expr(node.this, scope), rel)
-    return ex.SubQuery("not_exists" if negated else "exists", None, rel)
+        return ex.SubQuery("not_in" if negated else "in", to_expr(node.this, scope), rel,
+                           condition)
+    return ex.SubQuery("not_exists" if negated else "exists", None, rel, condition)
 
 
 def _select_items(node: exp.Select, scope: Scope) -> List[Tuple[ex.Expr, str]]:
@@ -664,12 +707,25 @@ def _order_and_limit(rel: ops.Rel, node: exp.Expression, scope: Scope,
         return rel
     keys = []
     for o in (order.expressions if order is not None else []):
-        expr = to_expr(o.this, scope)
+        expr = to_expr(_unqualified(o.this, scope), scope)
         nulls_first = o.args.get("nulls_first")
         keys.append(ex.Ordering(expr, not o.args.get("desc"), nulls_first))
     fetch = _int_literal(limit.expression) if limit is not None else None
     skip = _int_literal(offset.expression) if offset is not None else 0
     return build.sort(rel, keys, offset=skip, fetch=fetch)
+
+
+def _unqualified(node: exp.Expression, scope: Scope) -> exp.Expression:
+    """An ORDER BY key over the query's output: ``c.name`` is the output column ``name``
+    (the select list named it so)."""
+    names = {n.lower() for _, n, _ in scope.columns}
+
+    def strip(column: exp.Expression) -> exp.Expression:
+        if isinstance(column, exp.Column) and column.table and column.name.lower() in names:
+            return exp.column(column.name)
+        return column
+
+    return node.copy().transform(strip)
 
 
 def _int_literal(node: exp.Expression) -> int:
