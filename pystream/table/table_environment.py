@@ -380,7 +380,17 @@ class StreamTableEnvironment(TableEnvironment):
         return Table(rel, self)
 
     def from_changelog_stream(self, data_stream, schema=None, changelog_mode=None) -> Table:
-        """A table of a stream of insert-only Rows (changelogs with updates: not built yet)."""
+        """A table of a stream of insert-only Rows (changelogs with updates: not built yet,
+        refused when the stream is an updating table's ``to_changelog_stream``)."""
+        from pystream import graph
+        from pystream.datastream.connectors.table import TableSource
+
+        node = data_stream._node
+        if isinstance(node, graph.Source) and isinstance(node.source, TableSource) and \
+                node.source.job.frame(node.source.rel)[1]:
+            raise UnsupportedFeatureError(
+                "from_changelog_stream of a stream with updates (the changes of an "
+                "updating table: rows of kinds -U, +U, -D)")
         return self.from_data_stream(data_stream, *([schema] if schema else []))
 
     def to_data_stream(self, table: Table, target_data_type=None):
@@ -408,14 +418,12 @@ class StreamTableEnvironment(TableEnvironment):
                 "Table sink 'default_catalog.default_database.Unregistered_DataStream_Sink' "
                 "doesn't support consuming update changes: the table is updating; use "
                 "to_changelog_stream.")
-        if updating:
-            raise UnsupportedFeatureError("to_changelog_stream of an updating table (row "
-                                          "kinds in a DataStream: not built yet)")
         schema = table._rel.schema
-        type_info = Types.ROW_NAMED(list(schema.names), [t.to_type_info() for t in schema.types])
+        row_type = Types.ROW_NAMED(list(schema.names), [t.to_type_info() for t in schema.types])
         env = self._stream_env or StreamExecutionEnvironment.get_execution_environment()
-        source = TableSource(job, table._rel, bounded=not job.is_unbounded(table._rel))
-        return env._source(source, "Source: Table", type_info)
+        source = TableSource(job, table._rel, bounded=not job.is_unbounded(table._rel),
+                             row_type=row_type)
+        return env._source(source, "Source: Table", row_type)
 
 
 
