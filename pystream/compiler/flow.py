@@ -39,15 +39,6 @@ class Flow:
         return replace(self, **changes)
 
     @property
-    def pickled_rows(self) -> bool:
-        """Rows that travel pickled to keep their row kinds (``to_changelog_stream``):
-        repartitioning and client sinks keep them so, as they are."""
-        from pystream.common.typeinfo import PickledBytesTypeInfo, RowTypeInfo
-
-        return not self.ops and isinstance(self.layout.type_info, PickledBytesTypeInfo) and \
-            isinstance(self.type_info, RowTypeInfo)
-
-    @property
     def settled(self) -> bool:
         """No operator is pending and the columns already hold ``type_info``."""
         return not self.ops and self.layout.type_info == self.type_info

@@ -185,6 +185,8 @@ def _stream_scan(node: ops.StreamScan, ctx: Context) -> Frame:
         flow = ctx.compiler.materialize(flow, Layout(flow.type_info))
         columns = [quoted(c).cast(f.data_type.spark_type()).alias(f.name)
                    for c, f in zip(column_names(flow.type_info), node.schema)]
+        if _row_kinds(node, flow.df.columns):
+            return Frame(flow.df.select(*columns, _kind_as_op()), updating=True)
         return Frame(flow.df.select(*columns))
     if not is_bounded(node):
         raise UnsupportedFeatureError(
@@ -192,10 +194,28 @@ def _stream_scan(node: ops.StreamScan, ctx: Context) -> Frame:
     compiled = compile_stream(plan_of(stream, RuntimeExecutionMode.BATCH))
     columns = [quoted(c).cast(f.data_type.spark_type()).alias(f.name)
                for c, f in zip(compiled.columns, node.schema)]
+    if ctx.changelog and _row_kinds(node, compiled.df.columns):
+        df = compiled.df.select(*columns, _kind_as_op(),
+                                F.monotonically_increasing_id().alias(SEQ), F.lit(0).alias(SUB))
+        return Frame(df, updating=True)
     df = compiled.df.select(*columns)
     if ctx.changelog:
         df = df.withColumn(SEQ, F.monotonically_increasing_id())
     return Frame(df)
+
+
+def _row_kinds(node: ops.StreamScan, columns) -> bool:
+    """A changelog stream (``from_changelog_stream``) of ROW records: their row kinds
+    (``__kind``) say what each change is."""
+    from pystream.runtime.records import ROW_KIND
+
+    return node.changelog and ROW_KIND in columns
+
+
+def _kind_as_op():
+    from pystream.runtime.records import ROW_KIND
+
+    return F.col(ROW_KIND).cast("int").alias(OP)
 
 
 def _values_node(stream):

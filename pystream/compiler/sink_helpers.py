@@ -65,11 +65,10 @@ def client_frame(compiler, node: graph.Sink, java_floats: bool = True,
     if not gathered:
         flow = compiler.repartitioned(flow, p)
     ordered = flow.ordered_df if flow.settled else None
-    if not flow.pickled_rows:
-        flow = compiler.materialize(flow, Layout(flow.type_info))
+    flow = compiler.materialize(flow, Layout(flow.type_info))
     df = flow.df if ordered is None else ordered.select(*flow.layout.columns, ORDER)
     df = _floats_as_java_text(df) if java_floats else df
-    return df.withColumn(PART, F.spark_partition_id()), flow.layout.type_info, p
+    return df.withColumn(PART, F.spark_partition_id()), flow.type_info, p
 
 
 

@@ -422,8 +422,7 @@ class Compiler:
 
         if isinstance(op.fn, RoundRobin) and self.settings.spark_batch:
             return self._round_robin(flow, p)
-        travels = flow.layout.type_info if flow.pickled_rows else flow.type_info
-        layout = flow.layout.but(type_info=travels, partition_ids=True)
+        layout = flow.layout.but(type_info=flow.type_info, partition_ids=True)
         chosen = self.materialize(flow, layout, key_op=op)
         df = chosen.df.repartitionById(p, F.col(PID)).drop(PID)
         return chosen.but(df=df, layout=chosen.layout.but(partition_ids=False), parallelism=p)
@@ -433,8 +432,7 @@ class Compiler:
         input partition goes to partition i % p, as the Python partitioner sends it."""
         from pyspark.sql import functions as F
 
-        if not flow.pickled_rows:
-            flow = self.materialize(flow, flow.layout.but(type_info=flow.type_info))
+        flow = self.materialize(flow, flow.layout.but(type_info=flow.type_info))
         index = F.monotonically_increasing_id().bitwiseAND((1 << 33) - 1)  # within partition
         df = flow.df.repartitionById(p, F.pmod(index, F.lit(p)).cast("int"))
         return flow.but(df=df, parallelism=p)

@@ -387,30 +387,3 @@ class UpsertNormalize(StatefulProcessor):
 
     def close(self) -> None:
         pass
-
-
-class ChangelogRecords:
-    """The ``mapInArrow`` function of ``to_changelog_stream`` of an updating table: each
-    change (its typed columns, then its row kind in ``__op``) as a pickled Row of
-    ``row_type`` whose ``get_row_kind()`` says what it is."""
-
-    def __init__(self, row_type):
-        self.row_type = row_type
-
-    def __call__(self, batches):
-        import pyarrow as pa
-
-        from pystream.common.typeinfo import Types
-        from pystream.common.types import RowKind
-        from pystream.runtime import records
-
-        decode = records.batch_decoder(self.row_type)
-        encode = records.batch_encoder(Types.PICKLED_BYTE_ARRAY())
-        width = len(self.row_type.get_field_names())
-        kinds = list(RowKind)
-        for batch in batches:
-            rows = decode([batch.column(i) for i in range(width)])
-            for row, op in zip(rows, batch.column(width).to_pylist()):
-                row.set_row_kind(kinds[op])
-            yield pa.RecordBatch.from_arrays(encode(rows), names=[records.VALUE_COLUMN])
-

@@ -35,6 +35,7 @@ from pystream.common.typeinfo import (
 from pystream.common.types import Row
 from pystream.runtime import records
 from pystream.runtime.formatting import java_string
+from pystream.runtime.records import ROW_KIND
 
 RESULT_SCHEMA = "path string, records long"
 _RESULT_ARROW = pa.schema([("path", pa.string()), ("records", pa.int64())])
@@ -180,10 +181,13 @@ class ArrowFileWriter(FileWriter):
         from pystream.runtime.layout import Layout
 
         self.kind = kind
-        self.schema = Layout(row_type_info).arrow_schema()
+        schema = Layout(row_type_info).arrow_schema()
+        self.schema = pa.schema([f for f in schema if f.name != ROW_KIND])  # data only
         self.writer = None
 
     def write(self, batch: pa.RecordBatch) -> None:
+        if ROW_KIND in batch.schema.names:
+            batch = batch.drop_columns([ROW_KIND])
         if batch.num_columns != len(self.schema):
             raise TypeError("the stream has %d fields but the writer's row type has %d"
                             % (batch.num_columns, len(self.schema)))

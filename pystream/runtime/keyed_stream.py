@@ -18,7 +18,7 @@ from typing import Any, Iterator, Optional, Tuple
 from pyspark.sql import Row as SparkRow
 from pyspark.sql.streaming import StatefulProcessor, StatefulProcessorHandle
 
-from pystream.common.typeinfo import TypeInformation, _CompositeTypeInfo
+from pystream.common.typeinfo import RowTypeInfo, TypeInformation, _CompositeTypeInfo
 from pystream.runtime import records
 from pystream.runtime.context import TaskInfo
 from pystream.runtime.errors import operator_failure
@@ -262,6 +262,7 @@ class KeyedProcessor(StatefulProcessor):
         if getattr(self, "_fits", None) is None:
             self._fits = value_checker(self.output_type)
         fits, composite = self._fits, isinstance(self.output_type, _CompositeTypeInfo)
+        kinds = isinstance(self.output_type, RowTypeInfo)  # a ROW's row kind after its fields
         row, new, timestamped = self._output_row(), tuple.__new__, self.timestamped
         for i, (tag, value, ts) in enumerate(emitted):
             if tag is not None:
@@ -272,6 +273,8 @@ class KeyedProcessor(StatefulProcessor):
                 error = records.RecordTypeError(value, self.output_type)
                 raise operator_failure(error, self.label, value)
             fields = tuple(value) if composite else (value,)
+            if kinds:
+                fields += (records.row_kind_of(value),)
             if timestamped:
                 fields += (ts,)
             if orders is not None:

@@ -28,6 +28,7 @@ from pystream.common.typeinfo import (
     MapTypeInfo,
     PickledBytesTypeInfo,
     PrimitiveArrayTypeInfo,
+    RowTypeInfo,
     TimestampTypeInfo,
     TimeTypeInfo,
     TupleTypeInfo,
@@ -35,10 +36,12 @@ from pystream.common.typeinfo import (
     _CompositeTypeInfo,
     _ElementTypeInfo,
 )
-from pystream.common.types import Row
+from pystream.common.types import Row, RowKind
 
 PICKLE_PROTOCOL = pickle.HIGHEST_PROTOCOL
 VALUE_COLUMN = "value"
+ROW_KIND = "__kind"  # a ROW record's row kind (0 +I, 1 -U, 2 +U, 3 -D), after its fields
+_KINDS = list(RowKind)
 
 
 class RecordTypeError(TypeError):
@@ -77,7 +80,10 @@ def _short_repr(value, limit: int = 200) -> str:
 
 
 def column_names(type_info: TypeInformation) -> List[str]:
-    """The Spark column names a stream of ``type_info`` travels in."""
+    """The Spark column names a stream of ``type_info`` travels in (a ROW's: its fields', then
+    ``__kind``, its records' row kinds)."""
+    if isinstance(type_info, RowTypeInfo):
+        return type_info.get_field_names() + [ROW_KIND]
     if isinstance(type_info, _CompositeTypeInfo):
         return type_info.get_field_names()
     return [VALUE_COLUMN]
@@ -85,9 +91,24 @@ def column_names(type_info: TypeInformation) -> List[str]:
 
 def column_types(type_info: TypeInformation) -> list:
     """The Spark types of those columns."""
+    from pyspark.sql.types import ByteType
+
     if isinstance(type_info, _CompositeTypeInfo):
-        return [t.spark_type() for t in type_info.get_field_types()]
+        kinds = [ByteType()] if isinstance(type_info, RowTypeInfo) else []
+        return [t.spark_type() for t in type_info.get_field_types()] + kinds
     return [type_info.spark_type()]
+
+
+def row_kind_column():
+    """The ``__kind`` column of ROW records that Spark made (all +I)."""
+    from pyspark.sql import functions as F
+
+    return F.lit(0).cast("byte").alias(ROW_KIND)
+
+
+def row_kind_of(value) -> int:
+    """The row kind a ROW record travels with (0, +I, for a tuple)."""
+    return value._row_kind.value if type(value) is Row else 0
 
 
 def arrow_type(type_info: TypeInformation) -> pa.DataType:
@@ -243,11 +264,16 @@ def batch_decoder(type_info: TypeInformation,
                 return list(zip(*[dec(col) for dec, col in zip(decoders, columns)]))
             return decode_tuples
         names = type_info.get_field_names()
-        make = Row._make
+        make, arity = Row._make, len(decoders)
 
         def decode_rows(columns):
             fields = [dec(col) for dec, col in zip(decoders, columns)]
-            return [make(list(values), names) for values in zip(*fields)]
+            rows = [make(list(values), names) for values in zip(*fields)]
+            if len(columns) > arity:  # the row kinds
+                for row, kind in zip(rows, columns[arity].to_pylist()):
+                    if kind:
+                        row._row_kind = _KINDS[kind]
+            return rows
         return decode_rows
     decoder = column_decoder(type_info, client)
     return lambda columns: decoder(columns[0])
@@ -441,6 +467,8 @@ def spark_row_fields(type_info: TypeInformation) -> Optional[Callable[[Any], dic
         if not all(_plain_for_spark(t) for t in type_info.get_field_types()):
             return None
         names = type_info.get_field_names()
+        if isinstance(type_info, RowTypeInfo):
+            return lambda value: {**dict(zip(names, value)), ROW_KIND: row_kind_of(value)}
         return lambda value: dict(zip(names, value))
     if _plain_for_spark(type_info):
         return lambda value: {VALUE_COLUMN: value}
@@ -469,12 +497,17 @@ def batch_encoder(type_info: TypeInformation) -> Callable[[list], List[pa.Array]
         children = [column_encoder(t) for t in type_info.get_field_types()]
         arity = len(children)
 
+        rows = isinstance(type_info, RowTypeInfo)
+
         def encode_records(values):
             for v in values:
                 if v is None:
                     raise RecordTypeError(v, type_info, "a record cannot be None")
             fields = _transpose(values, arity, type_info)
-            return [enc(col) for enc, col in zip(children, fields)]
+            columns = [enc(col) for enc, col in zip(children, fields)]
+            if rows:
+                columns.append(pa.array([row_kind_of(v) for v in values], pa.int8()))
+            return columns
         return encode_records
     encoder = column_encoder(type_info)
     return lambda values: [encoder(values)]
@@ -482,4 +515,4 @@ def batch_encoder(type_info: TypeInformation) -> Callable[[list], List[pa.Array]
 
 __all__ = ["RecordTypeError", "column_names", "column_types", "arrow_type", "column_decoder",
            "column_encoder", "batch_decoder", "batch_encoder", "as_collected", "is_missing",
-           "PICKLE_PROTOCOL", "VALUE_COLUMN"]
+           "PICKLE_PROTOCOL", "VALUE_COLUMN", "ROW_KIND", "row_kind_of", "row_kind_column"]

@@ -368,30 +368,25 @@ class StreamTableEnvironment(TableEnvironment):
         """A table of a DataStream's records: the fields of a ROW type become columns, any
         other type one column ``f0``. Fields (``col('a'), col('b')``) rename the columns; a
         ``Schema`` adds computed columns and a watermark."""
+        return self._from_stream(data_stream, fields_or_schema, changelog=False)
+
+    def from_changelog_stream(self, data_stream, schema=None, changelog_mode=None) -> Table:
+        """A table of a changelog: a stream of Rows whose ``get_row_kind()`` says what each
+        one is (+I, -U, +U, -D), as ``to_changelog_stream`` gives them. In STREAMING mode the
+        table is updating (its changes are the rows'); in BATCH mode each row is a row."""
+        return self._from_stream(data_stream, (schema,) if schema else (), changelog=True)
+
+    def _from_stream(self, data_stream, fields_or_schema, changelog: bool) -> Table:
         row = from_type_info(data_stream.get_type())
         if not isinstance(row, RowType):
             row = RowType([RowField("f0", row)])
         rel: ops.Rel = ops.StreamScan(schema=Schema.of(row.field_names(), row.field_types()),
-                                      stream=data_stream)
+                                      stream=data_stream, changelog=changelog)
         if fields_or_schema and isinstance(fields_or_schema[0], DeclaredSchema):
             rel = _with_declared_columns(rel, fields_or_schema[0])
         elif fields_or_schema:
             rel = build.rename_all(rel, [_field_name(f) for f in fields_or_schema])
         return Table(rel, self)
-
-    def from_changelog_stream(self, data_stream, schema=None, changelog_mode=None) -> Table:
-        """A table of a stream of insert-only Rows (changelogs with updates: not built yet,
-        refused when the stream is an updating table's ``to_changelog_stream``)."""
-        from pystream import graph
-        from pystream.datastream.connectors.table import TableSource
-
-        node = data_stream._node
-        if isinstance(node, graph.Source) and isinstance(node.source, TableSource) and \
-                node.source.job.frame(node.source.rel)[1]:
-            raise UnsupportedFeatureError(
-                "from_changelog_stream of a stream with updates (the changes of an "
-                "updating table: rows of kinds -U, +U, -D)")
-        return self.from_data_stream(data_stream, *([schema] if schema else []))
 
     def to_data_stream(self, table: Table, target_data_type=None):
         """The table's rows as a DataStream of Rows (an insert-only table: a table with

@@ -17,11 +17,7 @@ PROGRAMS = Path(__file__).resolve().parent / "programs"
 ORDERED = "# oracle: ordered"
 
 # program name -> what pystream is missing to print PyFlink's lines
-NOT_YET = {
-    "types_row_kinds":
-        "Row kinds other than +I are lost where records cross Spark (a ROW travels as columns "
-        "with no kind): '-U[k1,1]' prints as '+I[k1,1]'",
-}
+NOT_YET = {}
 
 # programs that need the watermark to pass between records of one bounded from_collection
 # source (a 2 s pause in a map): pystream reads the collection in one micro-batch, so

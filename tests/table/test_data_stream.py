@@ -79,13 +79,3 @@ def test_an_untyped_stream_asks_for_a_type():
     with pytest.raises(TypeError, match="type_info"):
         t_env.from_data_stream(env.from_collection([(1, "a")]))
 
-
-def test_from_changelog_stream_of_an_updating_tables_changes_is_refused_by_name():
-    from pystream.errors import UnsupportedFeatureError
-
-    t_env = StreamTableEnvironment.create(StreamExecutionEnvironment.get_execution_environment())
-    counts = t_env.from_elements([(1, "a"), (2, "a")], ["id", "k"]) \
-        .group_by(col("k")).select(col("k"), col("id").count.alias("n"))
-    with pytest.raises(UnsupportedFeatureError, match="from_changelog_stream of a stream with "
-                                                      "updates"):
-        t_env.from_changelog_stream(t_env.to_changelog_stream(counts))

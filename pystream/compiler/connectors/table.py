@@ -19,8 +19,7 @@ from pystream.compiler.flow import Flow
 from pystream.compiler.sink_helpers import PART, RunningQuery, SinkPlan, start_client_stream
 from pystream.datastream.connectors.table import TableCollectSink, TableConnectorSink, TableSource
 from pystream.runtime import records
-from pystream.runtime.changelog import ChangelogRecords
-from pystream.runtime.layout import PICKLED, Layout
+from pystream.runtime.layout import Layout
 from pystream.util.exceptions import TableException, ValidationException
 
 OP = "__op"  # the row kind of each change of an updating query
@@ -31,24 +30,22 @@ __all__: List[str] = []
 def table_source(source: TableSource, compiler, node: graph.Source) -> Flow:
     """The rows of a table query: a batch DataFrame; a STREAMING job reads them back from
     Parquet files written now (Spark streams only from streaming sources). The changes of an
-    updating table (``to_changelog_stream``) are pickled Rows with their row kinds."""
+    updating table (``to_changelog_stream``) are Rows with their row kinds."""
     row_type = source.row_type or node.output_type
     unbounded = not source.bounded  # a streaming DataFrame of the job's compiler
     df, updating = source.job.frame(source.rel, compiler=compiler if unbounded else None)
+    fields = len(row_type.get_field_names())
     df = df.select(*[df[i].cast(t).alias(n) for i, (n, t) in enumerate(
-        zip(records.column_names(row_type), records.column_types(row_type)))],
-        *([F.col(OP).cast("int").alias(OP)] if updating else []))
+        zip(records.column_names(row_type)[:fields], records.column_types(row_type)))],
+        F.col(OP).cast("byte").alias(records.ROW_KIND) if updating  # each change's row kind
+        else records.row_kind_column())
     if not unbounded and not compiler.settings.spark_batch:
         directory = tempfile.mkdtemp(prefix="pystream-table-")
         compiler.temp_dirs.append(directory)
         df.write.mode("overwrite").parquet(directory)
         df = compiler.spark.readStream.schema(df.schema).parquet(directory)
-    layout = Layout(node.output_type)
-    if updating:  # pickled Rows keep their row kinds (see ``sink_helpers.client_frame``)
-        layout = Layout(PICKLED)
-        df = df.mapInArrow(compiler.ship(ChangelogRecords(row_type)), layout.spark_schema())
-    return Flow(df=df, layout=layout, type_info=node.output_type, parallelism=None,
-                bounded=not unbounded)
+    return Flow(df=df, layout=Layout(node.output_type), type_info=node.output_type,
+                parallelism=None, bounded=not unbounded)
 
 
 def _query(compiler, node: graph.Sink):
