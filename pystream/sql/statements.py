@@ -399,7 +399,8 @@ def _show_create(t_env, kind: str, name: str) -> str:
             raise ValidationException("SHOW CREATE VIEW is only supported for views, but %s is "
                                       "a table. Please use SHOW CREATE TABLE instead." % path)
         columns = ",\n".join("  `%s`" % f.name for f in entry.rel.schema)
-        return "CREATE %sVIEW %s (\n%s\n)\nAS %s\n" % (temporary, path, columns, entry.query)
+        return "CREATE %sVIEW %s (\n%s\n)\nAS %s\n" % (temporary, path, columns,
+                                                        _expanded_query(t_env, entry.query))
     if not isinstance(entry, CatalogTable):
         raise ValidationException("SHOW CREATE TABLE is only supported for tables, but %s is a "
                                   "view. Please use SHOW CREATE VIEW instead." % path)
@@ -419,6 +420,73 @@ def _show_create(t_env, kind: str, name: str) -> str:
     options = ",\n".join("  %s = %s" % (_sql_string(k), _sql_string(v))
                           for k, v in sorted(entry.options.items()))
     return text + "WITH (\n%s\n)\n" % options
+
+
+def _expanded_query(t_env, text: Optional[str]) -> Optional[str]:
+    """A view's query as Flink's SHOW CREATE VIEW prints it (Calcite's expansion): tables
+    by their full paths with their aliases, every column qualified, ``*`` spelled out, one
+    clause per line. A query beyond one SELECT over tables and views (with joins, WHERE,
+    GROUP BY, HAVING, ORDER BY) is shown as it was written."""
+    from sqlglot import exp
+
+    from pystream.sql.dialect import Flink
+    from pystream.sql.parse import parse_statement
+
+    try:
+        tree = parse_statement(text)
+    except Exception:  # noqa: BLE001 - shown as written
+        return text
+    from_ = tree.args.get("from_") or tree.args.get("from") if isinstance(tree, exp.Select) \
+        else None
+    tables = [from_.this] if from_ is not None else []
+    tables += [j.this for j in tree.args.get("joins") or []]
+    if not tables or not all(isinstance(t, exp.Table) for t in tables) or tree.args.get("with") \
+            or any(isinstance(n, (exp.Subquery, exp.Window)) for n in tree.walk()):
+        return text
+    sources = []  # (alias, full path, field names)
+    for table in tables:
+        name = ".".join(p.name for p in table.parts)
+        try:
+            path, entry = t_env._catalogs.lookup(name)
+        except Exception:  # noqa: BLE001 - an unknown table: as written
+            return text
+        fields = [c.name for c in entry.schema.columns] if isinstance(entry, CatalogTable) \
+            else list(entry.rel.schema.names)
+        sources.append((table.alias_or_name, str(path), fields))
+
+    def qualified(node):
+        if isinstance(node, exp.Column) and not node.table and isinstance(node.this,
+                                                                        exp.Identifier):
+            owners = [a for a, _, fields in sources
+                      if node.name.lower() in (f.lower() for f in fields)]
+            if len(owners) == 1:
+                return exp.column(node.name, table=owners[0])
+        return node
+
+    def sql(node) -> str:
+        return node.transform(qualified).sql(dialect=Flink, identify=True)
+
+    items = []
+    for item in tree.expressions:
+        if isinstance(item, exp.Star):
+            items += ["`%s`.`%s`" % (a, f) for a, _, fields in sources for f in fields]
+        else:
+            items.append(sql(item))
+    lines = ["SELECT %s%s" % ("DISTINCT " if tree.args.get("distinct") else "",
+                              ", ".join(items)),
+             "FROM %s AS `%s`" % (sources[0][1], sources[0][0])]
+    for join, (alias, path, _) in zip(tree.args.get("joins") or [], sources[1:]):
+        side = " ".join(w for w in (join.side, join.kind) if w).upper()
+        on = join.args.get("on")
+        lines.append("%s JOIN %s AS `%s`%s" % (side or "INNER", path, alias,
+                                               " ON %s" % sql(on) if on is not None else ""))
+    for key, word in (("where", "WHERE"), ("group", "GROUP BY"), ("having", "HAVING"),
+                      ("order", "ORDER BY")):
+        clause = tree.args.get(key)
+        if clause is not None:
+            parts = clause.expressions if key in ("group", "order") else [clause.this]
+            lines.append("%s %s" % (word, ", ".join(sql(p) for p in parts)))
+    return "\n".join(lines)
 
 
 def _column_ddl(column) -> str:

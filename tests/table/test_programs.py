@@ -15,13 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DIRECTORIES = [ROOT / "tests" / "table" / "programs", ROOT / "tests" / "sql" / "programs"]
 
 # program name -> what pystream is missing to print PyFlink's lines
-NOT_YET: dict = {
-    "show_create_view":
-        "SHOW CREATE VIEW gives the view's query as written (AS SELECT id, item FROM orders "
-        "WHERE price > 10), where Flink prints it as Calcite expands it (AS SELECT "
-        "`orders`.`id`, ... FROM `default_catalog`.`default_database`.`orders` AS `orders` "
-        "...)",
-}
+NOT_YET: dict = {}
 
 
 def cases():
