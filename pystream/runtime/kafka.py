@@ -386,6 +386,7 @@ def _raw_batch(rows: list, schema: pa.Schema) -> pa.RecordBatch:
         pa.array([r.topic for r in rows], pa.string()),
         pa.array([r.partition for r in rows], pa.int32()),
         pa.array([r.offset for r in rows], pa.int64()),
+        pa.array([0] * len(rows), pa.int8()),  # the row kinds of RAW rows: +I
         timestamps_to_arrow([r.timestamp if r.timestamp >= 0 else None for r in rows]),
     ], schema=schema)
 

@@ -282,9 +282,13 @@ def _decoder(layout: Layout) -> Callable[[pa.RecordBatch], tuple]:
     """``batch -> (values, timestamps or None)`` for batches of ``layout``."""
     decode = records.batch_decoder(layout.type_info)
     n_data = len(layout.data_columns)
+    kinds = records.ROW_KIND in layout.data_columns
 
     def values_and_timestamps(batch: pa.RecordBatch) -> tuple:
-        return (decode(batch.columns[:n_data]),
+        data = batch.columns[:n_data]
+        if kinds and batch.schema.names[n_data - 1] != records.ROW_KIND:
+            data = data[:n_data - 1]  # rows a Spark source made without their kinds: +I
+        return (decode(data),
                 timestamps_from_arrow(batch.column(TS)) if layout.timestamped else None)
     return values_and_timestamps
 

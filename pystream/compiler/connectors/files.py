@@ -22,6 +22,7 @@ from pystream.compiler.sink_helpers import RunningQuery, SinkPlan
 from pystream.compiler.source_helpers import retyped
 from pystream.datastream.connectors.file_system import BulkFormat, FileSink, FileSource
 from pystream.errors import PystreamError
+from pystream.runtime import records
 from pystream.runtime.codecs import DeserializationError
 from pystream.runtime.files import FileBatchCommitter, PartFileSpec, write_batch
 from pystream.runtime.layout import Layout
@@ -97,7 +98,8 @@ def file_source(source: FileSource, compiler, node: graph.Source) -> Flow:
                     parallelism=p, bounded=bounded)
         return retyped(node, flow)
     df = _union([d.select(F.col("_metadata.file_path").alias("file"),
-                          F.col("value").alias("line")) for d in dfs])
+                          F.col("value").alias("line"), records.row_kind_column())
+                  for d in dfs])
     flow = Flow(df=df, layout=Layout(LINES), type_info=LINES, parallelism=p, bounded=bounded)
     op = compiler.op(node, "flat_map", LineDecoder(decode, whole, node.meta.label()), p)
     return flow.then(op, node.output_type)

@@ -20,6 +20,7 @@ from pystream.compiler.flow import Flow
 from pystream.compiler.sink_helpers import RunningQuery, SinkPlan
 from pystream.compiler.source_helpers import read_python_source
 from pystream.datastream.connectors.kafka import KafkaSink, KafkaSource
+from pystream.runtime import records
 from pystream.runtime.kafka import (
     RAW,
     KafkaRead,
@@ -92,7 +93,7 @@ def _spark_kafka_df(compiler, options: dict):
     df = reader.format("kafka").options(**options).load()
     return df.select(F.col("key"), F.col("value"), F.col("topic"),
                      F.col("partition").cast("int").alias("partition"),
-                     F.col("offset"), F.col("timestamp").alias(TS))
+                     F.col("offset"), records.row_kind_column(), F.col("timestamp").alias(TS))
 
 
 def kafka_source(source: KafkaSource, compiler, node: graph.Source) -> Flow:
