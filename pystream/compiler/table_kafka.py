@@ -32,7 +32,7 @@ from pystream.util.exceptions import ValidationException
 __all__ = ["read_kafka", "kafka_writer", "kafka_bounded"]
 
 TIMESTAMP_FORMAT = "yyyy-MM-dd HH:mm:ss[.SSSSSSSSS]"
-METADATA = ("timestamp", "partition", "offset", "topic")
+METADATA = ("timestamp", "partition", "offset", "topic", "headers")
 WRITTEN_TIMESTAMPS = {"timestampFormat": "yyyy-MM-dd HH:mm:ss.SSS",  # as the filesystem sink
                       "timestampNTZFormat": "yyyy-MM-dd HH:mm:ss.SSS"}
 
@@ -42,7 +42,7 @@ def _metadata_columns() -> Dict[str, Column]:
     from pystream.runtime.layout import TS
 
     return {"timestamp": F.col(TS), "partition": F.col("partition"),
-            "offset": F.col("offset"), "topic": F.col("topic")}
+            "offset": F.col("offset"), "topic": F.col("topic"), "headers": F.col("headers")}
 
 
 def kafka_bounded(options: Dict[str, str]) -> bool:
@@ -138,6 +138,10 @@ def _decoded(data: Column, fields: List[Field], fmt: str, options: Dict[str, str
     elif fmt == "csv":
         parsed = F.from_csv(text, schema, {
             **parser, "sep": options.get(prefix + "csv.field-delimiter", ",")})
+    elif fmt == "avro":
+        from pystream.compiler.table_avro import avro_decoded
+
+        parsed = avro_decoded(data, fields, CORRUPT)
     elif fmt == "raw":
         if len(fields) != 1:
             raise ValidationException("Table '%s': the raw format reads one column, not %d."
@@ -147,7 +151,7 @@ def _decoded(data: Column, fields: List[Field], fmt: str, options: Dict[str, str
         return [(data if binary else text).alias(f.name)], None
     else:
         raise ValidationException("Table '%s': the kafka connector here reads the formats "
-                                  "json, csv and raw, not '%s'." % (table, fmt))
+                                  "json, csv, avro and raw, not '%s'." % (table, fmt))
     return [parsed.getField(f.name).alias(f.name) for f in fields], parsed.getField(CORRUPT)
 
 
@@ -288,10 +292,14 @@ def _encoded(fields: List[Field], fmt: str, options: Dict[str, str], prefix: str
         return F.to_csv(F.struct(*columns), {
             "sep": options.get(prefix + "csv.field-delimiter", ","),
             **WRITTEN_TIMESTAMPS})
+    if fmt == "avro":
+        from pystream.compiler.table_avro import avro_encoded
+
+        return avro_encoded(columns, fields)
     if fmt == "raw" and len(fields) == 1:
         return columns[0].cast("string")
     raise ValidationException("Table '%s': the kafka connector here writes the formats json, "
-                              "csv and raw (one column), not '%s'." % (table, fmt))
+                              "csv, avro and raw (one column), not '%s'." % (table, fmt))
 
 
 class _Field:
@@ -344,8 +352,12 @@ def kafka_writer(options: Dict[str, str], schema: Schema, table: str,
         if key_names else F.lit(None).cast("string")
     changelog = value_format in CHANGELOG_FORMATS  # every change a record, as Flink writes
     value = None if changelog else _encoded(values, value_format, options, prefix, table)
+    def wire(fmt: Optional[str]):  # what a key or value is on its way to Kafka
+        return Types.PRIMITIVE_ARRAY(Types.BYTE()) if fmt == "avro" else Types.STRING()
+
     stage = KafkaWriteStage(_sink(options, table, bool(key_names)),
-                            Types.ROW([Types.STRING(), Types.STRING()]), "Sink: %s" % table)
+                            Types.ROW([wire(key_format), wire(value_format)]),
+                            "Sink: %s" % table)
 
     def encode(df: DataFrame) -> DataFrame:
         if changelog:

@@ -27,9 +27,10 @@ from pystream.common.typeinfo import Types
 from pystream.runtime.codecs import DeserializationError
 from pystream.runtime.pysource import ReadSpec
 
-RAW = Types.ROW_NAMED(["key", "value", "topic", "partition", "offset"],
+RAW = Types.ROW_NAMED(["key", "value", "topic", "partition", "offset", "headers"],
                       [Types.PRIMITIVE_ARRAY(Types.BYTE()), Types.PRIMITIVE_ARRAY(Types.BYTE()),
-                       Types.STRING(), Types.INT(), Types.LONG()])
+                       Types.STRING(), Types.INT(), Types.LONG(),
+                       Types.MAP(Types.STRING(), Types.PRIMITIVE_ARRAY(Types.BYTE()))])
 BATCH_ROWS = 10_000
 READ_TIMEOUT_S = 60.0
 DEFAULT_BOOTSTRAP_TIMEOUT_MS = 10_000
@@ -386,6 +387,7 @@ def _raw_batch(rows: list, schema: pa.Schema) -> pa.RecordBatch:
         pa.array([r.topic for r in rows], pa.string()),
         pa.array([r.partition for r in rows], pa.int32()),
         pa.array([r.offset for r in rows], pa.int64()),
+        pa.array([list(r.headers or ()) for r in rows], pa.map_(pa.string(), pa.binary())),
         pa.array([0] * len(rows), pa.int8()),  # the row kinds of RAW rows: +I
         timestamps_to_arrow([r.timestamp if r.timestamp >= 0 else None for r in rows]),
     ], schema=schema)

@@ -47,9 +47,11 @@ def produce(bootstrap: str, topic: str, values, partition=None) -> None:
         producer.close()
 
 
-def consume(bootstrap: str, topic: str, keys: bool = False, committed: bool = False) -> list:
-    """Every value (or ``(key, value)`` with ``keys``) in ``topic`` as text, in partition then
-    offset order; with ``committed`` only what committed transactions wrote."""
+def consume(bootstrap: str, topic: str, keys: bool = False, committed: bool = False,
+            raw: bool = False) -> list:
+    """Every value (or ``(key, value)`` with ``keys``) in ``topic`` as text (``raw``: the
+    values' bytes), in partition then offset order; with ``committed`` only what committed
+    transactions wrote."""
     from kafka import KafkaConsumer, TopicPartition
 
     consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False,
@@ -67,7 +69,7 @@ def consume(bootstrap: str, topic: str, keys: bool = False, committed: bool = Fa
         ordered = sorted(found, key=lambda r: (r.partition, r.offset))
         if keys:
             return sorted((r.key.decode(), r.value.decode()) for r in ordered)
-        return [r.value.decode() for r in ordered]
+        return [r.value if raw else r.value.decode() for r in ordered]
     finally:
         consumer.close()
 

@@ -93,7 +93,9 @@ def _spark_kafka_df(compiler, options: dict):
     df = reader.format("kafka").options(**options).load()
     return df.select(F.col("key"), F.col("value"), F.col("topic"),
                      F.col("partition").cast("int").alias("partition"),
-                     F.col("offset"), records.row_kind_column(), F.col("timestamp").alias(TS))
+                     F.col("offset"),
+                     F.lit(None).cast("map<string,binary>").alias("headers"),  # not asked for
+                     records.row_kind_column(), F.col("timestamp").alias(TS))
 
 
 def kafka_source(source: KafkaSource, compiler, node: graph.Source) -> Flow:
