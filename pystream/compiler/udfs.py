@@ -55,8 +55,7 @@ class FunctionOptions:
         task = TaskContext.get()
         index = task.partitionId() if task is not None else 0
         parallelism = self.parallelism or index + 1
-        group = MetricGroup(owner=name,
-                            reporter=self.metrics.reporter() if self.metrics else None)
+        group = MetricGroup(owner=name, reporter=self.metrics)
         return FunctionContext(
             group, self.job_parameters, task_name,
             "%s (%d/%d)" % (task_name, index + 1, parallelism), parallelism, 128, index,

@@ -25,8 +25,7 @@ class TaskInfo:
 
     def metric_group(self) -> MetricGroup:
         """A new root group of the task's metrics (named by the task; in a job, reported)."""
-        return MetricGroup(owner=self.task_name,
-                           reporter=self.metrics.reporter() if self.metrics else None)
+        return MetricGroup(owner=self.task_name, reporter=self.metrics)
 
 
 class DistributedCache:

@@ -32,10 +32,18 @@ SETTLE_SECONDS = 3 * FLUSH_SECONDS  # after a job's end, its workers' last write
 
 
 @dataclass(frozen=True)
-class MetricsTarget:
-    """Where one job's metrics are written (by the workers) and read (by the driver)."""
+class MetricsTarget(Reporter):
+    """Where one job's metrics are written (by the workers) and read (by the driver). As the
+    ``Reporter`` of a function's metric group it starts this worker's reporter of the job
+    with the function's first metric (a function without metrics costs nothing)."""
 
     directory: str
+
+    def total(self, name: str, kind: type) -> Metric:
+        return self.reporter().total(name, kind)
+
+    def gauge(self, name: str, obj: Callable[[], object]) -> None:
+        self.reporter().gauge(name, obj)
 
     def reporter(self) -> "WorkerReporter":
         """In a worker: this process's reporter of the job."""

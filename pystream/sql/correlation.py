@@ -58,9 +58,9 @@ def decorrelate(query: exp.Expression, outer_qualifiers: Set[str],
     if not any(is_outer(c) for c in query.find_all(exp.Column)):
         return None
     where = query.args.get("where")
-    conjuncts = _conjuncts(where.this) if where is not None else []
-    correlated = [c for c in conjuncts if any(is_outer(col) for col in c.find_all(exp.Column))]
-    others = [c for c in conjuncts if not any(c is d for d in correlated)]
+    parts = conjuncts(where.this) if where is not None else []
+    correlated = [c for c in parts if any(is_outer(col) for col in c.find_all(exp.Column))]
+    others = [c for c in parts if not any(c is d for d in correlated)]
     rest = query.copy()
     rest.set("where", None)
     for c in others:
@@ -126,9 +126,10 @@ def _equality(node: exp.Expression, is_outer) -> bool:
         sorted(bool(is_outer(s)) for s in sides) == [False, True]
 
 
-def _conjuncts(node: exp.Expression) -> List[exp.Expression]:
+def conjuncts(node: exp.Expression) -> List[exp.Expression]:
+    """The ANDed parts of a condition."""
     if isinstance(node, exp.And):
-        return _conjuncts(node.this) + _conjuncts(node.expression)
+        return conjuncts(node.this) + conjuncts(node.expression)
     if isinstance(node, exp.Paren):
-        return _conjuncts(node.this)
+        return conjuncts(node.this)
     return [node]

@@ -22,7 +22,7 @@ from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.relational.resolve import aggregate_calls, output_name
 from pystream.relational.schema import Schema
-from pystream.sql.correlation import decorrelate
+from pystream.sql.correlation import conjuncts, decorrelate
 from pystream.sql.dialect import LateralTable, WindowTVF, to_sql
 from pystream.sql.parse import parse_expression
 from pystream.sql.types import data_type_from_sql
@@ -608,9 +608,9 @@ def _one_row_schema() -> Schema:
 
 
 def _where(t_env, rel: ops.Rel, condition: exp.Expression, scope: Scope) -> ops.Rel:
-    conjuncts = _conjuncts(condition)
-    plain = [c for c in conjuncts if not _is_subquery_predicate(c)]
-    for c in conjuncts:
+    parts = conjuncts(condition)
+    plain = [c for c in parts if not _is_subquery_predicate(c)]
+    for c in parts:
         if _is_subquery_predicate(c):
             rel = build.filter_(rel, _subquery_predicate(t_env, c, scope))
     if plain:
@@ -620,14 +620,6 @@ def _where(t_env, rel: ops.Rel, condition: exp.Expression, scope: Scope) -> ops.
         rel = build.filter_(rel, predicate)
     return rel
 
-
-
-def _conjuncts(node: exp.Expression) -> List[exp.Expression]:
-    if isinstance(node, exp.And):
-        return _conjuncts(node.this) + _conjuncts(node.expression)
-    if isinstance(node, exp.Paren):
-        return _conjuncts(node.this)
-    return [node]
 
 
 def _is_subquery_predicate(node: exp.Expression) -> bool:
