@@ -19,8 +19,8 @@ TEST_CONF = {
 
 def pytest_collection_modifyitems(session, config, items) -> None:
     """The modules that use the run's Spark Connect server run last: the server (a second
-    Spark driver) lives from its first test to the end of the run, and the tests after it
-    ran a third slower beside it (the recovery tests: 50 s alone, 85 s after it)."""
+    Spark driver) lives from its first test to the end of the run, and no other test has to
+    share the two cores with it."""
     late = {item.path for item in items if "connect_url" in getattr(item, "fixturenames", ())}
     items[:] = [i for i in items if i.path not in late] + [i for i in items if i.path in late]
 
