@@ -87,7 +87,7 @@ class JobRegistry:
             if str(query.id) not in job_queries:
                 entries.append(self._query_entry(query))
         if ended:
-            entries.extend(self._finished_entry(j) for j in _finished_jobs() if j.metrics)
+            entries.extend(self._finished_entry(j) for j in _finished_jobs())
         return sorted(entries, key=lambda e: e.id)
 
     def _finished_entry(self, job) -> Entry:
@@ -129,19 +129,18 @@ class JobRegistry:
 
 
 def _active_jobs() -> list:
-    if "pystream.compiler.job" not in sys.modules:
-        return []  # no job ever ran in this process
-    from pystream.compiler.job import active_jobs
-
-    return active_jobs()
+    module = _jobs_module()
+    return module.active_jobs() if module is not None else []
 
 
 def _finished_jobs() -> list:
-    if "pystream.compiler.job" not in sys.modules:
-        return []
-    from pystream.compiler.job import finished_jobs
+    module = _jobs_module()
+    return module.finished_jobs() if module is not None else []
 
-    return finished_jobs()
+
+def _jobs_module():
+    """pystream's jobs, once a job ran in this process (None before: nothing to import)."""
+    return sys.modules.get("pystream.compiler.job")
 
 
 def _safe(fn, default):

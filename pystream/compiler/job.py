@@ -58,7 +58,7 @@ class FinishedJob:
 
 
 def finished_jobs() -> List[FinishedJob]:
-    """The latest jobs of this process that ended (for the shell's ``%jobs``)."""
+    """The latest jobs of this process that ended with metrics (for the shell's ``%jobs``)."""
     return list(_finished)
 
 
@@ -238,9 +238,11 @@ class Job:
             self.future.set_exception(error)
 
     def _record(self) -> None:
-        record_finished(FinishedJob(str(self.job_id), self.name, self._status,
-                                    self.settings.batch, time.time() - (self.started_at or 0),
-                                    dict(self._final_metrics)))
+        if self._final_metrics:
+            record_finished(FinishedJob(str(self.job_id), self.name, self._status,
+                                        self.settings.batch,
+                                        time.time() - (self.started_at or 0),
+                                        dict(self._final_metrics)))
 
     def _run_batch(self, plans) -> None:
         self.spark.addTag(self._tag)
@@ -363,8 +365,7 @@ class Job:
     def _read_final_metrics(self) -> None:
         target, self._metrics = self._metrics, None
         if target is not None:
-            self._final_metrics = target.read(ended_at=time.time())
-            target.remove()
+            self._final_metrics = target.final(ended_at=time.time())
 
 
 @contextlib.contextmanager

@@ -71,7 +71,6 @@ def client_frame(compiler, node: graph.Sink, java_floats: bool = True,
     return df.withColumn(PART, F.spark_partition_id()), flow.type_info, p
 
 
-
 def _floats_as_java_text(df):
     """``df`` with its 32-bit floats (also nested) cast to Java's text of them, which is
     what a PyFlink client receives (Java 17 prints 3.0000001E10 where the shortest

@@ -145,9 +145,7 @@ class TableJob:
         from pystream.compiler.job import FinishedJob, record_finished
 
         target, self._metrics = self._metrics, None
-        self._final_metrics = target.read(ended_at=time.time()) if target else {}
-        if target is not None:
-            target.remove()
+        self._final_metrics = target.final(ended_at=time.time()) if target else {}
         if self._final_metrics:
             record_finished(FinishedJob(str(self.job_id), name, JobStatus.FINISHED,
                                         not self.streaming, time.time() - started,

@@ -151,22 +151,9 @@ class Accumulators:
         for i, spec in enumerate(self.specs):
             if spec.function is not None:
                 accs[i] = spec.function.add(accs[i], [row[c] for c in spec.columns])
-                continue
-            if spec.name == "count_star":
-                value: Any = 1
             else:
-                value = row[spec.columns[0]]
-                if value is None:
-                    continue
-            add = ACCUMULATORS[spec.name][1]
-            if spec.distinct:
-                acc, seen = accs[i]
-                if value in seen:
-                    continue
-                seen.add(value)
-                accs[i] = [add(acc, value), seen]
-            else:
-                accs[i] = add(accs[i], value)
+                self._add_value(accs, i, 1 if spec.name == "count_star"
+                                else row[spec.columns[0]])
 
     def add_rows(self, accs: list, columns: dict, lo: int, hi: int) -> None:
         """The rows ``lo`` to ``hi`` of ``columns`` (name -> values), in order; a
@@ -176,10 +163,25 @@ class Accumulators:
                 accs[i] = spec.function.add_all(
                     accs[i], [columns[c][lo:hi] for c in spec.columns], hi - lo)
                 continue
-            alone, acc = Accumulators([spec]), [accs[i]]
-            for j in range(lo, hi):
-                alone.add(acc, {c: columns[c][j] for c in spec.columns})
-            accs[i] = acc[0]
+            values = [1] * (hi - lo) if spec.name == "count_star" else \
+                columns[spec.columns[0]][lo:hi]
+            for value in values:
+                self._add_value(accs, i, value)
+
+    def _add_value(self, accs: list, i: int, value: Any) -> None:
+        """One argument value into the built-in aggregate ``i`` (NULLs are skipped)."""
+        if value is None:
+            return
+        spec = self.specs[i]
+        add = ACCUMULATORS[spec.name][1]
+        if spec.distinct:
+            acc, seen = accs[i]
+            if value in seen:
+                return
+            seen.add(value)
+            accs[i] = [add(acc, value), seen]
+        else:
+            accs[i] = add(accs[i], value)
 
     def retract(self, accs: list, row) -> None:
         """Take ``row`` away (a -U or -D of an updating input); see ``RETRACTIONS``; a

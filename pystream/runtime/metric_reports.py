@@ -54,9 +54,13 @@ class MetricsTarget(Reporter):
                 _start_writer()
             return reporter
 
-    def remove(self) -> None:
-        """On the driver, once the job's final metrics are read: its workers stop writing."""
-        shutil.rmtree(self.directory, ignore_errors=True)
+    def final(self, ended_at: float) -> Dict[str, object]:
+        """On the driver, for a job that ended at ``ended_at``: its final metrics; its
+        directory is removed (its workers stop writing)."""
+        try:
+            return self.read(ended_at)
+        finally:
+            shutil.rmtree(self.directory, ignore_errors=True)
 
     def read(self, ended_at: Optional[float] = None) -> Dict[str, object]:
         """On the driver: the job's metrics, summed over its workers' files; a job that

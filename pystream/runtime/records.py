@@ -17,6 +17,7 @@ from operator import itemgetter
 from typing import Any, Callable, List, Optional
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pystream.common.time import Instant
 from pystream.common.typeinfo import (
@@ -269,10 +270,10 @@ def batch_decoder(type_info: TypeInformation,
         def decode_rows(columns):
             fields = [dec(col) for dec, col in zip(decoders, columns)]
             rows = [make(list(values), names) for values in zip(*fields)]
-            if len(columns) > arity:  # the row kinds
-                for row, kind in zip(rows, columns[arity].to_pylist()):
-                    if kind:
-                        row._row_kind = _KINDS[kind]
+            if len(columns) > arity:  # the row kinds: only the rows that are not +I
+                kinds = columns[arity]
+                for i in pc.indices_nonzero(kinds.fill_null(0)).to_pylist():
+                    rows[i]._row_kind = _KINDS[kinds[i].as_py()]
             return rows
         return decode_rows
     decoder = column_decoder(type_info, client)
@@ -496,7 +497,6 @@ def batch_encoder(type_info: TypeInformation) -> Callable[[list], List[pa.Array]
     if isinstance(type_info, _CompositeTypeInfo):
         children = [column_encoder(t) for t in type_info.get_field_types()]
         arity = len(children)
-
         rows = isinstance(type_info, RowTypeInfo)
 
         def encode_records(values):
@@ -505,8 +505,9 @@ def batch_encoder(type_info: TypeInformation) -> Callable[[list], List[pa.Array]
                     raise RecordTypeError(v, type_info, "a record cannot be None")
             fields = _transpose(values, arity, type_info)
             columns = [enc(col) for enc, col in zip(children, fields)]
-            if rows:
-                columns.append(pa.array([row_kind_of(v) for v in values], pa.int8()))
+            if rows:  # the row kinds, at a list comprehension's speed
+                columns.append(pa.array([v._row_kind.value if type(v) is Row else 0
+                                         for v in values], pa.int8()))
             return columns
         return encode_records
     encoder = column_encoder(type_info)

@@ -416,8 +416,7 @@ class StreamTableEnvironment(TableEnvironment):
         schema = table._rel.schema
         row_type = Types.ROW_NAMED(list(schema.names), [t.to_type_info() for t in schema.types])
         env = self._stream_env or StreamExecutionEnvironment.get_execution_environment()
-        source = TableSource(job, table._rel, bounded=not job.is_unbounded(table._rel),
-                             row_type=row_type)
+        source = TableSource(job, table._rel, bounded=not job.is_unbounded(table._rel))
         return env._source(source, "Source: Table", row_type)
 
 

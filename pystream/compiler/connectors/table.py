@@ -16,13 +16,12 @@ from pyspark.sql import functions as F
 
 from pystream import graph
 from pystream.compiler.flow import Flow
+from pystream.compiler.relational import OP
 from pystream.compiler.sink_helpers import PART, RunningQuery, SinkPlan, start_client_stream
 from pystream.datastream.connectors.table import TableCollectSink, TableConnectorSink, TableSource
 from pystream.runtime import records
 from pystream.runtime.layout import Layout
 from pystream.util.exceptions import TableException, ValidationException
-
-OP = "__op"  # the row kind of each change of an updating query
 
 __all__: List[str] = []
 
@@ -31,12 +30,11 @@ def table_source(source: TableSource, compiler, node: graph.Source) -> Flow:
     """The rows of a table query: a batch DataFrame; a STREAMING job reads them back from
     Parquet files written now (Spark streams only from streaming sources). The changes of an
     updating table (``to_changelog_stream``) are Rows with their row kinds."""
-    row_type = source.row_type or node.output_type
+    row_type = node.output_type
     unbounded = not source.bounded  # a streaming DataFrame of the job's compiler
     df, updating = source.job.frame(source.rel, compiler=compiler if unbounded else None)
-    fields = len(row_type.get_field_names())
-    df = df.select(*[df[i].cast(t).alias(n) for i, (n, t) in enumerate(
-        zip(records.column_names(row_type)[:fields], records.column_types(row_type)))],
+    df = df.select(*[df[i].cast(t.spark_type()).alias(n) for i, (n, t) in enumerate(
+        zip(row_type.get_field_names(), row_type.get_field_types()))],
         F.col(OP).cast("byte").alias(records.ROW_KIND) if updating  # each change's row kind
         else records.row_kind_column())
     if not unbounded and not compiler.settings.spark_batch:

@@ -12,11 +12,10 @@ __all__ = ["TableSource", "TableConnectorSink", "TableCollectSink"]
 class TableSource(Source):
     """The rows of a table query: ``job`` (a ``TableJob``) runs ``rel`` (a relational plan)."""
 
-    def __init__(self, job: Any, rel: Any, bounded: bool = True, row_type: Any = None):
+    def __init__(self, job: Any, rel: Any, bounded: bool = True):
         self.job = job
         self.rel = rel
         self._bounded = bounded
-        self.row_type = row_type  # the rows' ROW type (the stream's, unless it is pickled)
 
     def get_boundedness(self) -> Boundedness:
         return Boundedness.BOUNDED if self._bounded else Boundedness.CONTINUOUS_UNBOUNDED

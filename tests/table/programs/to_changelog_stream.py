@@ -15,6 +15,7 @@ orders = t_env.from_elements([(1, 'a'), (2, 'b'), (3, 'a'), (4, 'a')], ['id', 'k
 counts = orders.group_by(col('k')).select(col('k'), col('id').count.alias('n'))
 changes = t_env.to_changelog_stream(counts)
 changes.print('changes')
+env.execute('changelog')  # one sink per job: two sinks print in either order
 changes.map(lambda r: '%s k=%s n=%d' % (r.get_row_kind(), r['k'], r['n']),
             Types.STRING()).print('mapped')
 env.execute('changelog')
