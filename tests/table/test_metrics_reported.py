@@ -83,8 +83,8 @@ def test_a_datastream_jobs_metrics_in_its_result_summed_over_subtasks():
 
 def test_a_streaming_jobs_metrics_while_it_runs_and_at_its_end():
     """Read while the job counts (several growing values), then its final count. The job
-    ends by itself: cancelling a job over an endless NumberSequenceSource left its thread
-    running (see the session note)."""
+    ends by itself: a cancelled job over NumberSequenceSource(0, 10**9), which runs as a
+    Spark batch job, went on running (its batch action is not interrupted; not mended yet)."""
     from pystream.common.watermark_strategy import WatermarkStrategy
     from pystream.datastream.connectors.discarding import DiscardingSink
     from pystream.datastream.connectors.number_seq import NumberSequenceSource
