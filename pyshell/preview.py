@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator, List, Optional, Tuple, TypeVar
 
 from pyshell import render
-from pystream.session import is_remote
+from pystream.session import JobTag, is_remote
 
 POLL_SECONDS = 0.1
 NOTE_AFTER = 3.0  # seconds without a finished micro-batch before saying the query is starting
@@ -261,7 +261,7 @@ def preview_table(table, limits: Limits = Limits(),
     timer.daemon = True
     rows: list = []
     reason = "end"
-    with JobTag(get_session()) as tag:
+    with JobTag(get_session(), "pystream-preview") as tag:
         cancel.on_cancel(tag.cancel)
         timer.start()
         try:
@@ -314,7 +314,7 @@ def _collect(compiled, limits: Limits, cancel: Cancellation, started: float) -> 
 
     timer = threading.Timer(limits.startup + limits.timeout, cancel.cancel, args=("timeout",))
     timer.daemon = True
-    with JobTag(get_session()) as tag:
+    with JobTag(get_session(), "pystream-preview") as tag:
         cancel.on_cancel(tag.cancel)
         timer.start()
         try:
@@ -328,44 +328,6 @@ def _collect(compiled, limits: Limits, cancel: Cancellation, started: float) -> 
             timer.cancel()
     return PreviewResult(compiled.columns, rows[:limits.n], len(rows), reason,
                          time.monotonic() - started, limits)
-
-
-class JobTag:
-    """Marks the Spark jobs this thread starts so that any thread can cancel them.
-
-    Classic sessions: a job group (the session's own tags are per thread, also for
-    ``interruptTag``, and SparkContext job tags do not reach ``toArrow()``'s jobs).
-    Spark Connect: the session's tags, which work from any thread. ``cancel()`` repeats
-    until the tagged work is over: a job that had not started yet is cancelled too.
-    """
-
-    def __init__(self, spark):
-        self.spark = spark
-        self.tag = "pystream-preview-%s" % uuid.uuid4().hex
-        self.connect = is_remote(spark)
-        self._over = threading.Event()
-
-    def __enter__(self) -> "JobTag":
-        if self.connect:
-            self.spark.addTag(self.tag)
-        else:
-            self.spark.sparkContext.setJobGroup(self.tag, "pystream-shell preview", True)
-        return self
-
-    def cancel(self) -> None:
-        while not self._over.is_set():
-            if self.connect:
-                self.spark.interruptTag(self.tag)
-            else:
-                self.spark.sparkContext.cancelJobGroup(self.tag)
-            self._over.wait(POLL_SECONDS * 5)
-
-    def __exit__(self, *exc) -> None:
-        self._over.set()
-        if self.connect:
-            self.spark.removeTag(self.tag)
-        else:
-            self.spark.sparkContext.setLocalProperty("spark.jobGroup.id", None)
 
 
 def _poll(tap: "StreamTap", columns: List[str], limits: Limits, cancel: Cancellation,

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Optional, Set
 
@@ -23,7 +24,7 @@ from pystream.session_settings import SessionSettings, read_environment
 
 __all__ = ["SessionSettings", "configure", "settings", "get_session", "active_session",
            "stop_session", "find_java", "JavaNotFoundError", "default_parallelism", "is_remote",
-           "add_jars", "add_classpaths", "use_worker_python"]
+           "add_jars", "add_classpaths", "use_worker_python", "JobTag"]
 
 SPARK_DEFAULTS = {
     "spark.sql.streaming.stateStore.providerClass":
@@ -45,6 +46,9 @@ RUNTIME_CONFS = ("spark.sql.session.timeZone", "spark.sql.execution.arrow.maxRec
                  "spark.sql.streaming.forceDeleteTempCheckpointLocation",
                  "spark.sql.adaptive.enabled", "spark.sql.shuffle.partitions",
                  "spark.sql.files.openCostInBytes", "spark.sql.timeType.enabled")
+
+
+_CANCEL_REPEAT_SECONDS = 0.5  # JobTag.cancel: again after this, while the work goes on
 
 
 class JavaNotFoundError(RuntimeError):
@@ -363,6 +367,53 @@ def _shutdown_gateway() -> None:
 def is_remote(spark) -> bool:
     """Whether ``spark`` is a Spark Connect session."""
     return type(spark).__module__.startswith("pyspark.sql.connect")
+
+
+class JobTag:
+    """Marks the Spark jobs this thread starts so that any thread can cancel them.
+
+    Classic sessions: a job group (the session's own tags are per thread, also for
+    ``interruptTag``, and SparkContext job tags do not reach ``toArrow()``'s jobs); the
+    thread's former group comes back at the end. Spark Connect: the session's tags, which
+    work from any thread. ``cancel()`` repeats until the tagged work is over (a job that had
+    not started yet is cancelled too), ``wait`` seconds at most (None: until it is over).
+    """
+
+    def __init__(self, spark, name: str = "pystream"):
+        import uuid
+
+        self.spark = spark
+        self.tag = "%s-%s" % (name, uuid.uuid4().hex)
+        self.connect = is_remote(spark)
+        self._over = threading.Event()
+        self._former_group: Optional[str] = None
+
+    def __enter__(self) -> "JobTag":
+        if self.connect:
+            self.spark.addTag(self.tag)
+        else:
+            context = self.spark.sparkContext
+            self._former_group = context.getLocalProperty("spark.jobGroup.id")
+            context.setJobGroup(self.tag, self.tag, True)
+        return self
+
+    def cancel(self, wait: Optional[float] = None) -> None:
+        deadline = None if wait is None else time.monotonic() + wait
+        while not self._over.is_set():
+            if self.connect:
+                self.spark.interruptTag(self.tag)
+            else:
+                self.spark.sparkContext.cancelJobGroup(self.tag)
+            if deadline is not None and time.monotonic() >= deadline:
+                return
+            self._over.wait(_CANCEL_REPEAT_SECONDS)
+
+    def __exit__(self, *exc) -> None:
+        self._over.set()
+        if self.connect:
+            self.spark.removeTag(self.tag)
+        else:
+            self.spark.sparkContext.setLocalProperty("spark.jobGroup.id", self._former_group)
 
 
 def activate(spark) -> None:

@@ -38,6 +38,8 @@ from pystream.runtime.metric_reports import MetricsTarget, make_job_target
 POLL_SECONDS = 0.2
 # how long cancel() lets a streaming query's running micro-batch finish before it stops it
 STOP_GRACE_SECONDS = 30.0
+# how long cancel() waits for a BATCH job's running Spark jobs to end once interrupted
+INTERRUPT_WAIT_SECONDS = 10.0
 # Spark's errors when a Python worker did not connect back in time (a loaded machine)
 _WORKER_START = ("Python worker failed to connect back",
                  "waiting for the Python worker to connect back")
@@ -121,7 +123,8 @@ class Job:
         self._reported_batches: Dict[str, int] = {}  # query id -> last batch reported
         self._checkpoints: List[str] = []
         self._temp_dirs: List[str] = []
-        self._tag = "pystream-%s" % self.job_id
+        self._batch_tag: Optional[session.JobTag] = None  # while its Spark jobs run (BATCH)
+        self._thread: Optional[threading.Thread] = None  # the thread that runs it
         self._lock = threading.Lock()
         self._metrics: Optional[MetricsTarget] = None  # its functions' metrics, while it runs
         self._final_metrics: Dict[str, object] = {}
@@ -169,6 +172,7 @@ class Job:
         return Job(spark, plan, bundle)
 
     def run(self) -> JobExecutionResult:
+        self._thread = threading.current_thread()
         session.activate(self.spark)
         self.started_at = time.time()
         self._status = JobStatus.RUNNING
@@ -212,16 +216,18 @@ class Job:
         checkpoints stops each streaming query once its running micro-batch has committed
         (waiting ``grace`` seconds at most, then at once): the checkpoint then holds every
         batch that ran, and the job started again resumes after them. Other streaming queries
-        stop at once (nothing resumes them); running Spark jobs (BATCH) are interrupted."""
+        stop at once (nothing resumes them); running Spark jobs (BATCH) are interrupted, and
+        ``cancel()`` waits for them to end (``INTERRUPT_WAIT_SECONDS`` at most)."""
         self._cancelled.set()
         try:
             self._stop_all(grace if self.keeps_checkpoints else 0.0)
         finally:
             self._stopped.set()
-        try:
-            self.spark.interruptTag(self._tag)
-        except Exception:  # noqa: BLE001 - nothing running
-            pass
+        batch_tag = self._batch_tag
+        if batch_tag is not None:
+            batch_tag.cancel(wait=INTERRUPT_WAIT_SECONDS)
+            if threading.current_thread() is not self._thread:  # its status is CANCELED then
+                concurrent.futures.wait([self.future], timeout=INTERRUPT_WAIT_SECONDS)
 
     @property
     def keeps_checkpoints(self) -> bool:
@@ -245,14 +251,11 @@ class Job:
                                         dict(self._final_metrics)))
 
     def _run_batch(self, plans) -> None:
-        self.spark.addTag(self._tag)
-        try:
+        with session.JobTag(self.spark, "pystream-job") as self._batch_tag:
             for plan in plans:
                 if self._cancelled.is_set():
                     raise JobCancelled("job '%s' was cancelled" % self.name)
                 plan.run_batch()
-        finally:
-            self.spark.removeTag(self._tag)
 
     def _run_streaming(self, plans, compiler: Compiler) -> None:
         bounded, trigger = self.plan.bounded, self.plan.trigger

@@ -71,6 +71,24 @@ def test_execute_async_gives_status_cancel_and_result(streaming_env):
     assert (status, client.get_job_status().result()) == (JobStatus.RUNNING, JobStatus.CANCELED)
 
 
+def test_cancelling_a_running_batch_job_interrupts_its_spark_jobs():
+    """A bounded source too long to wait for runs as one Spark batch job: cancel() from
+    another thread interrupts it and returns once the job is CANCELED."""
+    from pystream.datastream.connectors.discarding import DiscardingSink
+    from pystream.datastream.connectors.number_seq import NumberSequenceSource
+
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(1)
+    env.from_source(NumberSequenceSource(0, 10**12), WatermarkStrategy.no_watermarks(),
+                    "numbers").map(lambda x: x + 1, Types.LONG()).sink_to(DiscardingSink())
+    client = env.execute_async("long")
+    time.sleep(3)
+    client.cancel().result()
+    error = client.get_job_execution_result().exception(timeout=10)
+    assert (client.get_job_status().result(), type(error).__name__) \
+        == (JobStatus.CANCELED, "JobCancelled")
+
+
 def test_execute_async_result_of_a_failing_job_is_the_error(streaming_env):
     streaming_env.from_collection([0], type_info=Types.INT()).map(lambda x: 1 // x).print()
     client = streaming_env.execute_async("fails")
