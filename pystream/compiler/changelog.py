@@ -26,12 +26,14 @@ from pystream.relational import operations as ops
 from pystream.relational.resolve import type_of
 from pystream.table import types as T
 
-__all__ = ["unbounded_aggregate", "bundled_aggregate"]
+__all__ = ["unbounded_aggregate", "bundled_aggregate", "aggregate_spec"]
 
 OP, SEQ, SUB = "__op", "__seq", "__sub"
 
 
-def _spec(call, columns, result: T.DataType, arg_types):
+def aggregate_spec(call, columns, result: T.DataType, arg_types):
+    """The ``runtime.changelog.AggregateSpec`` of an aggregate call whose arguments are
+    ``columns``: built-in aggregates by name, a user-defined one as its function."""
     from pystream.runtime.changelog import ACCUMULATORS, AggregateSpec
 
     if isinstance(call, ex.UserCall):
@@ -69,7 +71,7 @@ def _inputs(node: ops.Aggregate) -> _Inputs:
         call = a.expr
         names = ["__arg%d_%d" % (i, j) for j in range(len(call.args))]
         args += [to_column(e, schema).alias(n) for e, n in zip(call.args, names)]
-        specs.append(_spec(call, names, type_of(call, schema),
+        specs.append(aggregate_spec(call, names, type_of(call, schema),
                            [type_of(e, schema) for e in call.args]))
     return _Inputs(keys or [F.lit(0).alias("__all")], args, specs, bool(keys))
 

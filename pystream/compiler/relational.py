@@ -42,6 +42,7 @@ from pystream.plan.relational import (
     is_bounded,
     is_updating,
     reads_changelog,
+    streams_over,
 )
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
@@ -1182,9 +1183,11 @@ def _cumulate(frame: Frame, ts: Column, size: int, step: int):
 
 
 def _over(node: ops.Over, ctx: Context) -> Frame:
-    _not_on_unbounded(ctx, "window Top-N or window deduplication" if is_window_ranking(node)
-                      else "an OVER window")
+    if (ctx.changelog or ctx.unbounded) and streams_over(node, ctx.unbounded):
+        return _streaming_over(node, ctx)
     ranking = [a for a in node.aggregates if _agg_name(_unaliased(a.expr)) in RANKING]
+    _not_on_unbounded(ctx, "window Top-N or window deduplication" if is_window_ranking(node)
+                      else "an OVER window not ordered by a time attribute")
     if ctx.changelog and ranking:  # Top-N and deduplication are _ranked's
         raise UnsupportedFeatureError(
             "%s OVER a window in STREAMING mode other than Top-N or deduplication (ROW_NUMBER "
@@ -1199,6 +1202,18 @@ def _over(node: ops.Over, ctx: Context) -> Frame:
             else _over_spec(call.window, schema)
         columns.append(running_aggregate_column(call.agg, schema, spec).alias(a.names[0]))
     return _select(frame, ctx, columns)
+
+
+def _streaming_over(node: ops.Over, ctx: Context) -> Frame:
+    """Aggregates OVER a window ordered by a time attribute in STREAMING mode, as Flink's
+    streaming over aggregate (``plan.relational.streams_over`` says which):
+    ``compiler.over_windows``."""
+    from pystream.compiler.over_windows import over_aggregate
+
+    frame = translate(node.input, ctx)
+    if frame.updating:
+        raise UnsupportedFeatureError("an OVER window over an updating table")
+    return Frame(over_aggregate(node, frame, ctx, translate))
 
 
 def _agg_name(call: ex.OverCall) -> Optional[str]:

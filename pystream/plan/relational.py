@@ -23,8 +23,10 @@ from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.relational.explain import describe
 from pystream.relational.time_bounded import is_interval_join, is_window_join, is_window_ranking
+from pystream.util.exceptions import TableException
 
 __all__ = ["plan_query", "calls_python", "is_bounded", "is_updating", "by_proctime",
+           "streams_over", "one_window", "time_ordered",
            "by_rowtime"]
 
 # relational operators that start a stage, and how they read their input
@@ -112,6 +114,54 @@ def _replays_ranking(node: ops.Rel) -> bool:
             and not by_proctime(a.expr, node.input.schema) for a in node.aggregates)
 
 
+_RANKINGS = ("row_number", "rank", "dense_rank")
+_NOT_ONE_WINDOW = ("Over Agg: Unsupported use of OVER windows. All aggregates must be computed "
+                   "on the same window. please re-check the over window statement.")
+
+
+def _over_call(aggregate: ex.Expr) -> ex.OverCall:
+    return aggregate.expr if isinstance(aggregate, ex.Alias) else aggregate
+
+
+def one_window(over: ops.Over):
+    """The window all of ``over``'s aggregates are over (Flink's streaming over aggregate
+    takes one: else its error)."""
+    windows = {(w.partition_by, w.order_by, w.rows, w.preceding, w.following)
+               for w in (_over_call(a).window for a in over.aggregates)}
+    if len(windows) > 1:
+        raise TableException(_NOT_ONE_WINDOW)
+    return _over_call(over.aggregates[0]).window
+
+
+def time_ordered(over: ops.Over) -> Optional[str]:
+    """``"rowtime"`` or ``"proctime"`` when ``over``'s window is ordered by a time attribute
+    alone, ascending, up to the current row (what Flink runs in STREAMING mode); else None."""
+    window = _over_call(over.aggregates[0]).window
+    order, schema = window.order_by, over.input.schema
+    if len(order) != 1 or not order[0].ascending or window.following not in (0, None) \
+            or not isinstance(order[0].expr, ex.Column) or not schema.has(order[0].expr.name):
+        return None
+    return schema.field(order[0].expr.name).time or None
+
+
+def streams_over(over: ops.Over, unbounded: bool) -> bool:
+    """Whether ``over`` runs as Flink's streaming over aggregate in STREAMING mode
+    (``compiler.over_windows``, in Python): aggregates OVER one window ordered by a time
+    attribute, over an unbounded table; over a bounded one, by the rowtime with built-in
+    aggregates only (processing time and Python aggregate functions run as Spark window
+    functions there)."""
+    calls = [_over_call(a) for a in over.aggregates]
+    if is_window_ranking(over) or any(getattr(c.agg, "name", None) in _RANKINGS
+                                      for c in calls):
+        return False
+    one_window(over)
+    time = time_ordered(over)
+    if time is None:
+        return False
+    return unbounded or (time == "rowtime" and
+                         not any(isinstance(c.agg, ex.UserCall) for c in calls))
+
+
 def by_rowtime(over: ops.Over) -> bool:
     """A ROW_NUMBER ordered by an event-time attribute alone (deduplication on event time)."""
     call = over.aggregates[0].expr
@@ -155,7 +205,8 @@ def plan_query(rel: ops.Rel, settings: JobSettings, query: Optional[Any] = None)
     stage_of: Dict[int, dict] = {}
     for node in nodes:
         python = calls_python(node) or isinstance(node, ops.MatchRecognize) or (
-            not settings.batch and _replays_ranking(node))
+            not settings.batch and (_replays_ranking(node) or (
+                isinstance(node, ops.Over) and streams_over(node, not bounded))))
         if not node.inputs:
             stage = {"kind": "source", "reads": []}
             stages.append(stage)

@@ -265,6 +265,7 @@ JOIN_KINDS = {"": "inner", "INNER": "inner", "LEFT": "left", "RIGHT": "right", "
 
 
 def _select(t_env, node: exp.Select, ctes) -> ops.Rel:
+    node = _with_named_windows(node)
     from_ = node.args.get("from_") or node.args.get("from")
     if from_ is None:
         scope = Scope.of(ops.Values(schema=_one_row_schema(), rows=((0,),)), None)
@@ -937,6 +938,29 @@ def _interval(node: exp.Interval) -> ex.Literal:
         raise UnsupportedFeatureError("INTERVAL ... %s" % unit)
     value = datetime.timedelta(milliseconds=amount * UNIT_MILLIS[unit])
     return ex.Literal(value, DataTypes.INTERVAL(DataTypes.SECOND(3)).not_null())
+
+
+def _with_named_windows(node: exp.Select) -> exp.Select:
+    """``node`` with each ``OVER w`` spelled out as its ``WINDOW w AS (...)``."""
+    definitions = {w.this.name.lower(): w for w in node.args.get("windows") or []}
+    if not definitions:
+        return node
+    node = node.copy()
+    for window in list(node.find_all(exp.Window)):
+        alias = window.args.get("alias")
+        if isinstance(window.this, exp.Identifier) or alias is None or any(
+                window.args.get(k) for k in ("partition_by", "order", "spec")):
+            continue  # a definition, or a window of its own
+        definition = definitions.get(alias.name.lower())
+        if definition is None:
+            raise ValidationException("Window '%s' not found" % alias.name)
+        for key in ("partition_by", "order", "spec"):
+            value = definition.args.get(key)
+            window.set(key, value.copy() if isinstance(value, exp.Expression) else
+                       [v.copy() for v in value] if value else value)
+        window.set("alias", None)
+    node.set("windows", None)
+    return node
 
 
 def _over(node: exp.Window, scope: Optional[Scope]) -> ex.Expr:

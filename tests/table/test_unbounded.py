@@ -121,12 +121,26 @@ def test_a_limited_unbounded_table_gives_its_first_rows_and_stops(t_env, capsys)
 @pytest.mark.parametrize("query, construct", [
     ("SELECT * FROM clicks ORDER BY url", "ORDER BY"),
     ("SELECT DISTINCT user_id FROM clicks", "DISTINCT"),
-    ("SELECT user_id, COUNT(*) OVER (PARTITION BY user_id ORDER BY ts) FROM clicks",
-     "OVER window"),
+    ("SELECT user_id, COUNT(*) OVER (PARTITION BY user_id ORDER BY url) FROM clicks",
+     "OVER window not ordered by a time attribute"),
 ])
 def test_what_does_not_run_on_unbounded_tables_is_named(t_env, query, construct):
     with pytest.raises(UnsupportedFeatureError, match=construct):
         t_env.execute_sql(query)
+    assert _no_query_left()
+
+
+def test_an_over_window_in_processing_time_counts_each_key_as_rows_come(t_env):
+    t_env.execute_sql("""CREATE TABLE visits (user_id INT, pt AS PROCTIME())
+        WITH ('connector' = 'datagen', 'rows-per-second' = '50',
+              'fields.user_id.min' = '1', 'fields.user_id.max' = '3')""")
+    rows = _take(t_env.execute_sql("""SELECT user_id, COUNT(*) OVER (PARTITION BY user_id
+        ORDER BY pt ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS n FROM visits"""),
+        30)
+    seen: dict = {}
+    for row in rows:  # append-only: 1, 2, 3, ... per key
+        assert str(row.get_row_kind()) == "+I" and row[1] == seen.get(row[0], 0) + 1
+        seen[row[0]] = row[1]
     assert _no_query_left()
 
 
