@@ -13,7 +13,7 @@ import logging
 import re
 import sys
 import time
-from typing import Iterator, List, Optional
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from pyspark.sql import functions as F
 
@@ -48,19 +48,20 @@ __all__ = ["TableJob"]
 PART = "__part"  # the Spark partition a row was computed in (the print sink's subtask)
 
 
-def _kafka_writer(*args):
+def _kafka_writer(options, physical, name, primary_key, metadata):
     from pystream.compiler.table_kafka import kafka_writer
 
-    return kafka_writer(*args)
+    return kafka_writer(options, physical, name, primary_key, metadata)
 
 
-def _jdbc_writer(*args):
+def _jdbc_writer(options, physical, name, primary_key, metadata):
     from pystream.compiler.table_jdbc import jdbc_writer
 
-    return jdbc_writer(*args)
+    return jdbc_writer(options, physical, name, primary_key)
 
 
-# connector -> writer(options, physical, name, primary key) of tables written with keys
+# connector -> writer(options, physical, name, primary key, metadata) of tables written with
+# keys (metadata: column -> the key it is written as)
 KEYED_WRITERS = {"kafka": _kafka_writer, "upsert-kafka": _kafka_writer, "jdbc": _jdbc_writer}
 
 
@@ -255,7 +256,8 @@ class TableJob:
                            unbounded=limit is None)
 
     def _unbounded_insert(self, rel: ops.Rel, name: str, target: CatalogTable,
-                          physical: Schema, primary_key) -> TableResult:
+                          physical: Schema, primary_key, metadata: Dict[str, str]
+                          ) -> TableResult:
         from pystream.datastream.connectors.table import TableConnectorSink
 
         _, updating = self.frame(rel)  # planned now: a query Spark cannot run fails here
@@ -264,7 +266,7 @@ class TableJob:
                 "Table sink 'default_catalog.default_database.%s' doesn't support consuming "
                 "update changes." % name)
         sink = TableConnectorSink(name, target.options, physical, target.partition_keys,
-                                  primary_key)
+                                  primary_key, metadata)
         job = self._stream_job(rel, sink, "insert-into_default_catalog.default_database.%s"
                                % name).start()
         column = "default_catalog.default_database.%s" % name
@@ -345,16 +347,17 @@ class TableJob:
         from pystream.table.table_environment import connector_scan
 
         sink = connector_scan(name, target, lambda options, schema: True)
-        physical = sink.physical
+        physical, metadata = _written(target, sink.physical)
         _check_insert(rel.schema, physical, name)
         if self.is_unbounded(rel):
-            return self._unbounded_insert(rel, name, target, physical, sink.primary_key)
+            return self._unbounded_insert(rel, name, target, physical, sink.primary_key,
+                                          metadata)
         started = time.time()
         connector = target.options.get("connector")
         if connector == "print":
             self._print(rel, physical, target.options)
         elif connector in KEYED_WRITERS:
-            self._to_keyed_sink(rel, name, target, physical, sink.primary_key)
+            self._to_keyed_sink(rel, name, target, physical, sink.primary_key, metadata)
         else:
             writer = table_connectors.SINKS.get(connector)
             if writer is None:
@@ -378,7 +381,7 @@ class TableJob:
         return result
 
     def _to_keyed_sink(self, rel: ops.Rel, name: str, target: CatalogTable,
-                       physical: Schema, primary_key) -> None:
+                       physical: Schema, primary_key, metadata: Dict[str, str]) -> None:
         """A bounded query into kafka, upsert-kafka or jdbc; a STREAMING changelog goes into
         a table with a primary key as each key's last change (its final value, or a
         deletion)."""
@@ -404,7 +407,7 @@ class TableJob:
         else:
             df = df.select(*columns)
         KEYED_WRITERS[target.options["connector"]](target.options, physical, name,
-                                                   primary_key)(df)
+                                                   primary_key, metadata)(df)
 
     def _print(self, rel: ops.Rel, physical: Schema, options) -> None:
         """The print connector: ``+I[...]`` lines, prefixed as Flink's print sink does: the
@@ -617,6 +620,15 @@ def _spark_message(text: str) -> str:
         if raised:
             line = line[:line.index("Traceback")] + raised[-1]
     return line
+
+
+def _written(target: CatalogTable, physical: Schema) -> Tuple[Schema, Dict[str, str]]:
+    """The columns an INSERT into ``target`` writes (its physical columns and persisted
+    metadata columns; a VIRTUAL one is read only), and its metadata columns' keys."""
+    columns = [c for c in target.schema.columns if c.kind == "metadata"]
+    virtual = {c.name for c in columns if c.virtual}
+    return (Schema(tuple(f for f in physical if f.name not in virtual)),
+            {c.name: c.key for c in columns if not c.virtual})
 
 
 def _check_insert(query: Schema, sink: Schema, name: str) -> None:

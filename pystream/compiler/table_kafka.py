@@ -33,6 +33,7 @@ __all__ = ["read_kafka", "kafka_writer", "kafka_bounded"]
 
 TIMESTAMP_FORMAT = "yyyy-MM-dd HH:mm:ss[.SSSSSSSSS]"
 METADATA = ("timestamp", "partition", "offset", "topic", "headers")
+WRITTEN_METADATA = ("headers", "timestamp")  # what a sink writes of them
 WRITTEN_TIMESTAMPS = {"timestampFormat": "yyyy-MM-dd HH:mm:ss.SSS",  # as the filesystem sink
                       "timestampNTZFormat": "yyyy-MM-dd HH:mm:ss.SSS"}
 
@@ -335,15 +336,23 @@ def _sink(options: Dict[str, str], table: str, keyed: bool):
 
 
 def kafka_writer(options: Dict[str, str], schema: Schema, table: str,
-                 primary_key: Tuple[str, ...] = ()):
+                 primary_key: Tuple[str, ...] = (), metadata: Optional[Dict[str, str]] = None):
     """The function sending a batch of a query's rows to the kafka (or upsert-kafka) table
     ``table``: ``send(df, batch_id, query)``. Into ``upsert-kafka`` a changelog (``__op``)
-    goes as upserts: ``-U`` is skipped, ``-D`` writes the key with no value."""
+    goes as upserts: ``-U`` is skipped, ``-D`` writes the key with no value. ``metadata``
+    (column -> key) are columns written as the record's ``headers`` or ``timestamp``."""
     from pystream.common.typeinfo import Types
     from pystream.runtime.kafka import KafkaWriteStage, write_batch
 
+    metadata = metadata or {}
+    for name, key in metadata.items():
+        if key not in WRITTEN_METADATA:
+            raise ValidationException(
+                "Invalid metadata key '%s' in column '%s' of table "
+                "'default_catalog.default_database.%s'. The kafka sink supports the following "
+                "metadata keys for writing:\n%s" % (key, name, table, "\n".join(WRITTEN_METADATA)))
     value_format, key_format, key_names = _formats(options, table, primary_key)
-    fields = list(schema)
+    fields = [f for f in schema if f.name not in metadata]
     by_name = {f.name: f for f in fields}
     values = fields if options.get("value.fields-include", "ALL") == "ALL" else \
         [f for f in fields if f.name not in key_names]
@@ -355,19 +364,27 @@ def kafka_writer(options: Dict[str, str], schema: Schema, table: str,
     def wire(fmt: Optional[str]):  # what a key or value is on its way to Kafka
         return Types.PRIMITIVE_ARRAY(Types.BYTE()) if fmt == "avro" else Types.STRING()
 
-    stage = KafkaWriteStage(_sink(options, table, bool(key_names)),
-                            Types.ROW([wire(key_format), wire(value_format)]),
-                            "Sink: %s" % table)
+    by_key = {key: name for name, key in metadata.items()}
+    record = [F.col("`%s`" % by_key["headers"]) if "headers" in by_key
+              else F.lit(None).cast("map<string,binary>"),
+              F.unix_millis(F.col("`%s`" % by_key["timestamp"]).cast("timestamp"))
+              if "timestamp" in by_key else F.lit(None).cast("bigint")]
+    record = [c.alias("f%d" % i) for i, c in enumerate(record, 2)] if metadata else []
+    stage = KafkaWriteStage(_sink(options, table, bool(key_names)), Types.ROW(
+        [wire(key_format), wire(value_format)] + ([
+            Types.MAP(Types.STRING(), Types.PRIMITIVE_ARRAY(Types.BYTE())), Types.LONG()]
+            if metadata else [])), "Sink: %s" % table, with_metadata=bool(metadata))
 
     def encode(df: DataFrame) -> DataFrame:
         if changelog:
             op = F.col("__op") if "__op" in df.columns else F.lit(0)
-            return df.select(key.alias("f0"), encoded(values, value_format, op).alias("f1"))
+            return df.select(key.alias("f0"), encoded(values, value_format, op).alias("f1"),
+                             *record)
         if "__op" not in df.columns:
-            return df.select(key.alias("f0"), value.alias("f1"))
+            return df.select(key.alias("f0"), value.alias("f1"), *record)
         changes = df.where(F.col("__op") != 1)  # -U: the +U after it is the new value
         return changes.select(key.alias("f0"),
-                              F.when(F.col("__op") != 3, value).alias("f1"))
+                              F.when(F.col("__op") != 3, value).alias("f1"), *record)
 
     def send(df: DataFrame, batch_id: Optional[int] = None, query: str = "") -> None:
         stage_now = dataclasses.replace(stage, batch_id=batch_id or 0,

@@ -435,6 +435,9 @@ class KafkaWriteStage:
 
     ``query`` tells this sink's transactions apart from other queries' (a hash of the
     checkpoint, so a restarted query finds its own markers), ``batch_id`` is the micro-batch.
+    ``with_metadata``: each record is a row (key, value, headers, timestamp): a table's
+    ``headers`` (a map of name to bytes) and ``timestamp`` (epoch milliseconds) go into
+    Kafka's record, None leaves them to Kafka.
     """
 
     sink: Any
@@ -442,6 +445,7 @@ class KafkaWriteStage:
     label: str
     query: str = ""
     batch_id: int = 0
+    with_metadata: bool = False
 
     def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         from pystream.runtime.errors import operator_failure
@@ -461,8 +465,9 @@ class KafkaWriteStage:
                 % (self.sink.bootstrap_servers, e)), self.label, None) from None
         yield pa.RecordBatch.from_arrays([pa.array([count], pa.int64())], names=["records"])
 
-    def _records(self, batches: Iterator[pa.RecordBatch]) -> Iterator[Tuple[str, Any, bytes]]:
-        """``(topic, key, value)`` of each record, serialized by the sink's schemas."""
+    def _records(self, batches: Iterator[pa.RecordBatch]) -> Iterator[tuple]:
+        """``(topic, key, value, headers, timestamp)`` of each record, serialized by the
+        sink's schemas."""
         from pystream.runtime import records
         from pystream.runtime.errors import operator_failure
 
@@ -474,18 +479,20 @@ class KafkaWriteStage:
                 try:
                     yield (serializer.topic_of(value),
                            key_schema.serialize(value) if key_schema is not None else None,
-                           serializer.value_schema.serialize(value))
+                           serializer.value_schema.serialize(value),
+                           *(_record_metadata(value) if self.with_metadata else (None, None)))
                 except Exception as e:  # noqa: BLE001 - the user's schema or selector
                     raise operator_failure(e, self.label, value) from None
 
-    def _plain(self, kafka, records: Iterator[Tuple[str, Any, bytes]], wait: bool) -> int:
+    def _plain(self, kafka, records: Iterator[tuple], wait: bool) -> int:
         first = next(records, None)
         if first is None:
             return 0
         producer = self._producer(kafka)
         try:
-            sent = [producer.send(topic, value=data, key=key)
-                    for topic, key, data in itertools.chain([first], records)]
+            sent = [producer.send(topic, value=data, key=key, headers=headers,
+                                  timestamp_ms=timestamp)
+                    for topic, key, data, headers, timestamp in itertools.chain([first], records)]
             producer.flush()
             if wait:
                 for future in sent:
@@ -494,7 +501,7 @@ class KafkaWriteStage:
         finally:
             producer.close(timeout=5)
 
-    def _transactional(self, kafka, records: Iterator[Tuple[str, Any, bytes]]) -> int:
+    def _transactional(self, kafka, records: Iterator[tuple]) -> int:
         """Exactly once: the task's records go out in one transaction whose id names the
         sink, the query and the Spark partition, so a new attempt fences an old one (Kafka
         aborts the old one's open transaction). The transaction also commits the offset
@@ -521,8 +528,9 @@ class KafkaWriteStage:
             producer.begin_transaction()
             count = 0
             try:
-                for topic, key, data in itertools.chain([first], records):
-                    producer.send(topic, value=data, key=key)
+                for topic, key, data, headers, timestamp in itertools.chain([first], records):
+                    producer.send(topic, value=data, key=key, headers=headers,
+                                  timestamp_ms=timestamp)
                     count += 1
                 marker = kafka.TopicPartition(first[0], 0)
                 producer.send_offsets_to_transaction(
@@ -559,6 +567,14 @@ def _quietly(call) -> None:
         call()
     except Exception:  # noqa: BLE001 - already failing; Kafka aborts it when fenced anyway
         pass
+
+
+def _record_metadata(row) -> Tuple[Optional[list], Optional[int]]:
+    """A table row's Kafka headers (a list of (name, bytes)) and timestamp (milliseconds)."""
+    headers, timestamp = row[2], row[3]
+    return ([(name, bytes(value) if value is not None else None)
+             for name, value in dict(headers).items()] if headers else None,
+            int(timestamp) if timestamp is not None else None)
 
 
 def write_batch(df, stage: KafkaWriteStage) -> int:

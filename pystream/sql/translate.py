@@ -846,6 +846,8 @@ def to_expr(node: exp.Expression, scope: Optional[Scope]) -> ex.Expr:
     if isinstance(node, exp.Window):
         return _over(node, scope)
     if isinstance(node, exp.Bracket):
+        if _is_map_constructor(node):  # MAP[k1, v1, ...]
+            return ex.Call("map", tuple(to_expr(a, scope) for a in node.expressions))
         base = to_expr(node.this, scope)
         index = to_expr(node.expressions[0], scope)
         return ex.Call("item", (base, index))
@@ -938,6 +940,13 @@ def _interval(node: exp.Interval) -> ex.Literal:
         raise UnsupportedFeatureError("INTERVAL ... %s" % unit)
     value = datetime.timedelta(milliseconds=amount * UNIT_MILLIS[unit])
     return ex.Literal(value, DataTypes.INTERVAL(DataTypes.SECOND(3)).not_null())
+
+
+def _is_map_constructor(node: exp.Bracket) -> bool:
+    """``MAP[k1, v1, ...]`` (sqlglot reads it as an index into a column named MAP)."""
+    this = node.this
+    return isinstance(this, exp.Column) and not this.table and this.name.upper() == "MAP" \
+        and not this.this.quoted and len(node.expressions) % 2 == 0
 
 
 def _with_named_windows(node: exp.Select) -> exp.Select:

@@ -297,3 +297,30 @@ def test_the_headers_metadata_column_reads_each_records_headers(kafka_servers):
     with t_env.execute_sql("SELECT name, hdrs FROM tagged").collect() as rows:
         assert [tuple(r) for r in rows] == [
             ("a", {"source": b"web", "trace": b"\x00\x01"}), ("b", {})]
+
+
+def test_an_insert_writes_the_headers_and_timestamp_metadata_columns(kafka_servers):
+    """Persisted metadata columns are the record's headers and timestamp, not fields of its
+    value; a VIRTUAL one (the offset) is read only, and an INSERT leaves it out."""
+    from kafka import KafkaConsumer
+
+    topic = create_topic(kafka_servers, "tagged-%d" % time.time_ns(), partitions=1)
+    t_env = _env(batch=True)
+    t_env.execute_sql(f"""
+        CREATE TABLE tagged (name STRING, hdrs MAP<STRING, BYTES> METADATA FROM 'headers',
+            ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp', off BIGINT METADATA FROM 'offset'
+            VIRTUAL)
+        WITH ('connector' = 'kafka', 'topic' = '{topic}', 'format' = 'json',
+              'properties.bootstrap.servers' = '{kafka_servers}',
+              'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset')""")
+    t_env.execute_sql("""INSERT INTO tagged VALUES
+        ('a', MAP['source', CAST('web' AS BYTES)], TO_TIMESTAMP_LTZ(1700000000000, 3)),
+        ('b', CAST(NULL AS MAP<STRING, BYTES>), TO_TIMESTAMP_LTZ(1700000001000, 3))""").wait()
+    consumer = KafkaConsumer(topic, bootstrap_servers=kafka_servers,
+                             auto_offset_reset="earliest", consumer_timeout_ms=5000)
+    written = sorted((r.value, r.headers, r.timestamp) for r in consumer)
+    consumer.close()
+    assert written == [(b'{"name":"a"}', [("source", b"web")], 1700000000000),
+                       (b'{"name":"b"}', [], 1700000001000)]
+    with t_env.execute_sql("SELECT name, hdrs, off FROM tagged").collect() as rows:
+        assert sorted(tuple(r) for r in rows) == [("a", {"source": b"web"}, 0), ("b", {}, 1)]

@@ -182,7 +182,8 @@ def _kafka(sink: TableConnectorSink, df, schema, updating, job, compiler):
 
     if sink.options.get("connector") == "kafka" and not reads_changelog(sink.options):
         _append_only(sink, updating)
-    send = kafka_writer(sink.options, sink.physical, sink.name, sink.primary_key)
+    send = kafka_writer(sink.options, sink.physical, sink.name, sink.primary_key,
+                        sink.metadata)
 
     def start(trigger: dict, checkpoint: str) -> RunningQuery:
         write = _EachBatch(send, query_token(checkpoint))

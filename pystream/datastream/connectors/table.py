@@ -26,12 +26,14 @@ class TableConnectorSink(Sink):
     upsert-kafka)."""
 
     def __init__(self, name: str, options: Dict[str, str], physical: Any,
-                 partition_keys: Tuple[str, ...] = (), primary_key: Tuple[str, ...] = ()):
+                 partition_keys: Tuple[str, ...] = (), primary_key: Tuple[str, ...] = (),
+                 metadata: Optional[Dict[str, str]] = None):
         self.name = name
         self.options = dict(options)
-        self.physical = physical
+        self.physical = physical  # the columns written: physical and metadata ones
         self.partition_keys = tuple(partition_keys)
         self.primary_key = tuple(primary_key)
+        self.metadata = dict(metadata or {})  # metadata column -> its key
 
     def __repr__(self):
         return "TableSink(%s, %s)" % (self.name, self.options.get("connector"))
