@@ -452,8 +452,9 @@ def _top_n_stream(over: ops.Over, n: int, frame: Frame, ctx: Context,
     orders = ["__o%d" % i for i in range(len(window.order_by))]
     processor = TopNChangelog(n, with_rank, list(schema.names), orders,
                               [o.ascending for o in window.order_by])
-    return _keyed_ranking(over, frame, ctx, processor, [
-        to_column(o.expr, schema).alias(name) for o, name in zip(window.order_by, orders)])
+    return _keyed_ranking(over, frame, ctx, processor, [  # not event times of their own
+        to_column(o.expr, schema).alias(name, metadata={})
+        for o, name in zip(window.order_by, orders)])
 
 
 def _deduplicated_stream(over: ops.Over, ctx: Context) -> Frame:
@@ -721,13 +722,24 @@ def _retractions(df: DataFrame, order, names: List[str],
 
 
 def _distinct(node: ops.Distinct, ctx: Context) -> Frame:
-    _not_on_unbounded(ctx, "DISTINCT")
+    """DISTINCT: BATCH, the distinct rows; STREAMING, each row the first time it comes (+I;
+    Flink's changelog of an aggregate without aggregate calls): over an unbounded table,
+    Spark's streaming deduplication, which keeps every distinct row in its state store."""
     frame = translate(node.input, ctx)
-    if not ctx.changelog:
+    if not (ctx.changelog or ctx.unbounded):
         return replace(frame, df=frame.df.distinct())
+    return _first_of_each(frame, list(node.schema.names), ctx, "DISTINCT")
+
+
+def _first_of_each(frame: Frame, names: List[str], ctx: Context, what: str) -> Frame:
+    """STREAMING: each row of ``frame`` the first time it comes (+I), as Flink's aggregate
+    without aggregate calls emits it."""
     if frame.updating:
-        raise UnsupportedFeatureError("DISTINCT over an updating table in STREAMING mode")
-    names = list(node.schema.names)
+        raise UnsupportedFeatureError("%s over an updating table in STREAMING mode" % what)
+    if ctx.unbounded:
+        df = frame.df.dropDuplicates(names)
+        return Frame(df.select(*[quoted(n) for n in names], F.lit(INSERT).alias(OP)),
+                     updating=True)
     first = Window.partitionBy(*[quoted(n) for n in names]).orderBy(SEQ)
     df = frame.df.withColumn("__n", F.row_number().over(first)).where(F.col("__n") == 1)
     df = df.select(*[quoted(n) for n in names], F.col(SEQ), F.lit(INSERT).alias(OP),
@@ -982,10 +994,14 @@ def _join_schema(node: ops.Join) -> Schema:
 
 
 def _set_op(node: ops.SetOp, ctx: Context) -> Frame:
+    streaming = ctx.changelog or ctx.unbounded
+    if streaming and node.kind == "union" and not node.all:  # UNION ALL, then DISTINCT
+        united = _set_op(replace(node, all=True), ctx)
+        return _first_of_each(united, list(node.schema.names), ctx, "UNION")
+    if streaming and node.kind != "union":
+        raise UnsupportedFeatureError("%s in STREAMING mode" % node.kind.upper())
     left = translate(node.left, ctx)
     right = translate(node.right, ctx)
-    if (ctx.changelog or ctx.unbounded) and not (node.kind == "union" and node.all):
-        raise UnsupportedFeatureError("%s in STREAMING mode" % node.kind.upper())
     casts = [quoted(a.name).cast(f.data_type.spark_type()).alias(f.name)
              for a, f in zip(node.left.schema, node.schema)]
     right_casts = [quoted(b.name).cast(f.data_type.spark_type()).alias(f.name)
@@ -1003,15 +1019,27 @@ def _set_op(node: ops.SetOp, ctx: Context) -> Frame:
 
 
 def _sort(node: ops.Sort, ctx: Context) -> Frame:
-    _not_on_unbounded(ctx, "ORDER BY / LIMIT / OFFSET")
-    frame = translate(node.input, ctx)
-    schema = node.input.schema
-    if ctx.changelog and node.keys:
-        first = node.keys[0]
-        rowtime = schema.rowtime()
+    """ORDER BY / OFFSET / FETCH. In STREAMING mode, as Flink: ``ORDER BY ... LIMIT n`` is a
+    Top-N over all rows (updating: -D / +I as the first n change); ``ORDER BY`` the rowtime
+    (then other fields) emits the rows in time order as the watermark passes them
+    (``compiler.time_ordered``); another ORDER BY is refused with Flink's error."""
+    if (ctx.changelog or ctx.unbounded) and node.keys:
+        if node.fetch is not None and not node.offset:
+            return _sort_limit(node, ctx)
+        first, rowtime = node.keys[0], node.input.schema.rowtime()
         if not (isinstance(first.expr, ex.Column) and rowtime is not None
                 and first.expr.name == rowtime.name and first.ascending):
             raise TableException("Sort on a non-time-attribute field is not supported.")
+        if not node.offset and node.fetch is None:
+            from pystream.compiler.time_ordered import temporal_sort
+
+            frame = translate(node.input, ctx)
+            if frame.updating:
+                raise UnsupportedFeatureError("ORDER BY over an updating table")
+            return Frame(temporal_sort(node, frame, ctx, translate))
+    _not_on_unbounded(ctx, "ORDER BY / LIMIT / OFFSET")
+    frame = translate(node.input, ctx)
+    schema = node.input.schema
     keys = [_ordering(o, schema) for o in node.keys]
     df = frame.df.orderBy(*keys) if keys else frame.df
     if node.offset:
@@ -1019,6 +1047,19 @@ def _sort(node: ops.Sort, ctx: Context) -> Frame:
     if node.fetch is not None:
         df = df.limit(node.fetch)
     return replace(frame, df=df)
+
+
+def _sort_limit(node: ops.Sort, ctx: Context) -> Frame:
+    """``ORDER BY keys LIMIT n`` in STREAMING mode: Flink's Top-N without partitions and
+    without a rank column (``_top_n`` of a ROW_NUMBER over all rows)."""
+    window = ops.OverWindow(order_by=node.keys)
+    rank = Field("__rank", type_of(ex.Call("row_number"), node.input.schema))
+    over = ops.Over(schema=Schema(node.input.schema.fields + (rank,)), input=node.input,
+                    aggregates=(ex.Alias(ex.OverCall(ex.Call("row_number"), window),
+                                         (rank.name,)),))
+    frame = _top_n(over, node.fetch, ctx, with_rank=False)
+    return replace(frame, df=frame.df.select(*[quoted(n) for n in node.schema.names],
+                                             *[F.col(c) for c in frame.system_columns(ctx)]))
 
 
 def _ordering(o: ex.Ordering, schema) -> Column:
@@ -1042,8 +1083,6 @@ def _window_aggregate(node: ops.WindowAggregate, ctx: Context) -> Frame:
     elif w.kind == "session":
         window = F.session_window(ts, millis % w.gap)
     elif w.kind == "cumulate":
-        if ctx.unbounded:
-            _not_on_unbounded(ctx, "a CUMULATE window")
         frame, window = _cumulate(frame, ts, w.size, w.slide)
     else:
         raise UnsupportedFeatureError("%s windows" % w.kind)
@@ -1061,7 +1100,12 @@ def _window_aggregate(node: ops.WindowAggregate, ctx: Context) -> Frame:
         aggs.append((F.max(SEQ).alias(SEQ), SEQ, False))
     if frame.updating:
         raise UnsupportedFeatureError("a group window over an updating table")
-    grouped = _grouped(frame.df, [window.alias("__w"), *keys], aggs)
+    df, window = frame.df, window.alias("__w")
+    if ctx.unbounded and w.kind == "cumulate":  # an event time, as F.window's struct is:
+        df = df.withColumn("__w", window.alias("__w", metadata={  # Spark emits it once the
+            "spark.watermarkDelayMs": _watermark_delay(df, w.time_field)}))  # watermark
+        window = F.col("__w")  # passes its end
+    grouped = _grouped(df, [window, *keys], aggs)
     if folds:
         grouped = grouped.withColumns({name: fold(quoted(name)) for name, fold in folds.items()})
     props = {"window_start": F.col("__w.start"), "window_end": F.col("__w.end"),
@@ -1207,8 +1251,8 @@ def _over(node: ops.Over, ctx: Context) -> Frame:
 def _streaming_over(node: ops.Over, ctx: Context) -> Frame:
     """Aggregates OVER a window ordered by a time attribute in STREAMING mode, as Flink's
     streaming over aggregate (``plan.relational.streams_over`` says which):
-    ``compiler.over_windows``."""
-    from pystream.compiler.over_windows import over_aggregate
+    ``compiler.time_ordered``."""
+    from pystream.compiler.time_ordered import over_aggregate
 
     frame = translate(node.input, ctx)
     if frame.updating:

@@ -73,6 +73,10 @@ def is_updating(node: ops.Rel, streaming: bool) -> bool:
     if isinstance(node, ops.Over) and not is_window_ranking(node) and any(
             _ranks_updating(a.expr, node.input.schema) for a in node.aggregates):
         return True
+    if isinstance(node, ops.Sort) and node.keys and node.fetch is not None \
+            and not node.offset:  # a Top-N over all rows
+        window = ops.OverWindow(order_by=node.keys)
+        return _ranks_updating(ex.OverCall(ex.Call("row_number"), window), node.input.schema)
     return any(is_updating(i, streaming) for i in node.inputs)
 
 
@@ -146,7 +150,7 @@ def time_ordered(over: ops.Over) -> Optional[str]:
 
 def streams_over(over: ops.Over, unbounded: bool) -> bool:
     """Whether ``over`` runs as Flink's streaming over aggregate in STREAMING mode
-    (``compiler.over_windows``, in Python): aggregates OVER one window ordered by a time
+    (``compiler.time_ordered``, in Python): aggregates OVER one window ordered by a time
     attribute, over an unbounded table; over a bounded one, by the rowtime with built-in
     aggregates only (processing time and Python aggregate functions run as Spark window
     functions there)."""

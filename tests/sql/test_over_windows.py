@@ -1,6 +1,6 @@
 """Aggregates OVER time-ordered windows in STREAMING mode: over an unbounded table (what
 they compute over bounded ones is the oracle program ``programs/over_aggregates.py``,
-recorded on PyFlink; one partition alone: ``tests/runtime/test_over_windows.py``), and what
+recorded on PyFlink; one partition alone: ``tests/runtime/test_time_ordered.py``), and what
 Flink refuses."""
 from pathlib import Path
 

@@ -7,7 +7,7 @@ import pytest
 from pystream.compiler.job import JobCancelled
 from pystream.errors import UnsupportedFeatureError
 from pystream.session import get_session
-from pystream.util.exceptions import ValidationException
+from pystream.util.exceptions import TableException, ValidationException
 
 ENDLESS = """CREATE TABLE clicks (user_id INT, url STRING, ts TIMESTAMP_LTZ(3),
     WATERMARK FOR ts AS ts - INTERVAL '0.2' SECOND)
@@ -73,6 +73,21 @@ def test_tumbling_windows_fire_as_the_watermark_passes_them(t_env):
     assert _no_query_left()
 
 
+def test_cumulating_windows_fire_as_the_watermark_passes_each_end(t_env):
+    result = t_env.execute_sql("""
+        SELECT window_start, window_end, COUNT(*) AS n FROM TABLE(
+            CUMULATE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '1' SECOND, INTERVAL '3' SECOND))
+        GROUP BY window_start, window_end""")
+    rows = _take(result, 8)
+    assert {str(r.get_row_kind()) for r in rows} == {"+I"}
+    by_start: dict = {}
+    for start, end, n in rows:  # 1 s, 2 s, 3 s from a start: counts that only grow
+        assert (end - start).total_seconds() in (1, 2, 3)
+        assert n >= by_start.get(start, 0)
+        by_start[start] = n
+    assert _no_query_left()
+
+
 def test_insert_into_print_runs_until_cancelled(t_env, capsys):
     t_env.execute_sql("CREATE TABLE out (u INT) WITH ('connector' = 'print', "
                       "'print-identifier' = 'clicks')")
@@ -119,8 +134,6 @@ def test_a_limited_unbounded_table_gives_its_first_rows_and_stops(t_env, capsys)
 
 
 @pytest.mark.parametrize("query, construct", [
-    ("SELECT * FROM clicks ORDER BY url", "ORDER BY"),
-    ("SELECT DISTINCT user_id FROM clicks", "DISTINCT"),
     ("SELECT user_id, COUNT(*) OVER (PARTITION BY user_id ORDER BY url) FROM clicks",
      "OVER window not ordered by a time attribute"),
 ])
@@ -141,6 +154,45 @@ def test_an_over_window_in_processing_time_counts_each_key_as_rows_come(t_env):
     for row in rows:  # append-only: 1, 2, 3, ... per key
         assert str(row.get_row_kind()) == "+I" and row[1] == seen.get(row[0], 0) + 1
         seen[row[0]] = row[1]
+    assert _no_query_left()
+
+
+def test_order_by_the_rowtime_of_an_unbounded_table_emits_rows_in_time_order(t_env):
+    rows = _take(t_env.execute_sql("SELECT user_id, ts FROM clicks ORDER BY ts, user_id"),
+                 20)
+    assert [(r[1], r[0]) for r in rows] == sorted((r[1], r[0]) for r in rows)
+    assert {str(r.get_row_kind()) for r in rows} == {"+I"}
+    assert _no_query_left()
+
+
+def test_order_by_limit_of_an_unbounded_table_is_a_top_n(t_env):
+    rows = _take(t_env.execute_sql("SELECT user_id, ts FROM clicks ORDER BY ts DESC "
+                                   "LIMIT 2"), 8)
+    kept: list = []
+    for row in rows:  # a newer row comes in (+I), the older of the two kept goes (-D)
+        if str(row.get_row_kind()) == "-D":
+            assert row[1] == min(kept)
+            kept.remove(row[1])
+        else:
+            kept.append(row[1])
+        assert len(kept) <= 2
+    assert {str(r.get_row_kind()) for r in rows} == {"+I", "-D"}
+    assert _no_query_left()
+
+
+def test_order_by_another_field_of_an_unbounded_table_is_refused_as_flink_does(t_env):
+    with pytest.raises(TableException, match="Sort on a non-time-attribute field"):
+        t_env.execute_sql("SELECT * FROM clicks ORDER BY url")
+    assert _no_query_left()
+
+
+def test_distinct_over_an_unbounded_table_emits_each_row_the_first_time(t_env):
+    rows = _take(t_env.execute_sql("SELECT DISTINCT user_id FROM clicks"), 3)
+    assert sorted(r[0] for r in rows) == [1, 2, 3]  # datagen's three users, once each
+    assert {str(r.get_row_kind()) for r in rows} == {"+I"}
+    rows = _take(t_env.execute_sql("SELECT user_id FROM clicks UNION "
+                                   "SELECT user_id + 10 FROM clicks"), 6)
+    assert sorted(r[0] for r in rows) == [1, 2, 3, 11, 12, 13]
     assert _no_query_left()
 
 

@@ -4,7 +4,7 @@ partition 'a' (times in seconds), whose results PyFlink 2.3 recorded."""
 from __future__ import annotations
 
 from pystream.runtime.changelog import AggregateSpec
-from pystream.runtime.over_windows import END_OF_INPUT, OverFrame, OverPartition
+from pystream.runtime.time_ordered import END_OF_INPUT, OverFrame, OverPartition
 
 # (time in seconds, value), in arrival order; the watermark trails the largest time by 1 s
 PARTITION_A = [(1, 1), (2, 2), (4, 8), (4, 3), (10, 4), (7, 9), (12, 16)]
@@ -55,3 +55,23 @@ def test_a_partition_is_saved_between_micro_batches_without_its_frame():
     partition = OverPartition.restore(partition.save(), frame)
     assert [r for _, r in partition.advance(1000)] == [(1,)]
     assert partition.arrive(500, {}, 1000) is False
+
+
+def test_a_temporal_sort_emits_each_time_sorted_by_the_other_keys():
+    """tests/sql/programs/sort_streaming.py's rows (ORDER BY ts, v DESC): the row of 7 s
+    comes at the watermark of 9 s, after the last timer fired at 4 s: kept."""
+    from pystream.runtime.time_ordered import SortOrder
+
+    rows = [("a", 1, 3), ("b", 5, 1), ("a", 8, 4), ("c", 3, 4), ("b", 7, 10), ("a", 9, 7),
+            ("c", 2, 12), ("a", 6, 11)]
+    watermarks = [None, 2, 2, 3, 3, 9, 9, 11]
+    buffer = SortOrder([("v", False, False)]).new()
+    out = []
+    for (k, v, time), watermark in zip(rows, watermarks):
+        watermark = float("-inf") if watermark is None else watermark * 1000
+        out += buffer.advance(watermark)
+        buffer.arrive(time * 1000, {"k": k, "v": v}, watermark)
+    out += buffer.advance(END_OF_INPUT)
+    assert [(row["k"], row["v"]) for row, _ in out] == [
+        ("b", 5), ("a", 1), ("a", 8), ("c", 3), ("a", 9), ("b", 7), ("a", 6), ("c", 2)]
+    assert buffer.arrive(5000, {"k": "z", "v": 0}, 11000) is False  # behind its last timer
