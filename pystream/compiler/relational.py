@@ -999,7 +999,7 @@ def _set_op(node: ops.SetOp, ctx: Context) -> Frame:
         united = _set_op(replace(node, all=True), ctx)
         return _first_of_each(united, list(node.schema.names), ctx, "UNION")
     if streaming and node.kind != "union":
-        raise UnsupportedFeatureError("%s in STREAMING mode" % node.kind.upper())
+        return _matched_set_op(node, ctx)
     left = translate(node.left, ctx)
     right = translate(node.right, ctx)
     casts = [quoted(a.name).cast(f.data_type.spark_type()).alias(f.name)
@@ -1016,6 +1016,28 @@ def _set_op(node: ops.SetOp, ctx: Context) -> Frame:
     else:
         df = l_df.exceptAll(r_df) if node.all else l_df.subtract(r_df)
     return Frame(df)
+
+
+def _matched_set_op(node: ops.SetOp, ctx: Context) -> Frame:
+    """INTERSECT / EXCEPT in STREAMING mode over bounded tables, as Flink rewrites them: a
+    semi (anti) join of the left rows on all fields with the right ones, then each row once
+    (+I). Over unbounded tables, and their ALL forms, refused."""
+    what = "%s%s" % ("INTERSECT" if node.kind == "intersect" else "EXCEPT",
+                     " ALL" if node.all else "")
+    if node.all or ctx.unbounded:
+        raise UnsupportedFeatureError("%s in STREAMING mode%s" % (
+            what, "" if node.all else " over an unbounded table"))
+    left, right = translate(node.left, ctx), translate(node.right, ctx)
+    if left.updating or right.updating:
+        raise UnsupportedFeatureError("%s of an updating table in STREAMING mode" % what)
+    names = list(node.schema.names)
+    l_df = left.df.select(*[quoted(a.name).cast(f.data_type.spark_type()).alias(f.name)
+                            for a, f in zip(node.left.schema, node.schema)], F.col(SEQ))
+    r_df = right.df.select(*[quoted(b.name).cast(f.data_type.spark_type()).alias("__r%d" % i)
+                             for i, (b, f) in enumerate(zip(node.right.schema, node.schema))])
+    on = [quoted(n).eqNullSafe(F.col("__r%d" % i)) for i, n in enumerate(names)]
+    kind = "left_semi" if node.kind == "intersect" else "left_anti"
+    return _first_of_each(Frame(l_df.join(r_df, on, kind)), names, ctx, what)
 
 
 def _sort(node: ops.Sort, ctx: Context) -> Frame:

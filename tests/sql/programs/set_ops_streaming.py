@@ -1,6 +1,6 @@
-"""UNION in STREAMING mode: each row the first time it comes (INTERSECT and EXCEPT, and their
-ALL forms, are refused by pystream in STREAMING mode: PyFlink's changelog of them depends on
-how the two inputs' rows interleave)."""
+"""UNION, INTERSECT and EXCEPT in STREAMING mode: each row of the result once (+I). (Their ALL
+forms are refused by pystream in STREAMING mode: PyFlink's changelog of them depends on how
+the two inputs' rows interleave.)"""
 # oracle: unordered
 from pyflink.table import EnvironmentSettings, TableEnvironment
 
@@ -9,6 +9,8 @@ t_env.get_config().set('parallelism.default', '1')
 t_env.create_temporary_view('a', t_env.from_elements([(1,), (2,), (2,), (3,), (4,)], ['x']))
 t_env.create_temporary_view('b', t_env.from_elements([(2,), (3,), (3,), (5,)], ['y']))
 for query in ("SELECT x FROM a UNION SELECT y FROM b",
-              "SELECT x FROM a UNION SELECT y FROM b UNION SELECT x + 10 FROM a"):
+              "SELECT x FROM a UNION SELECT y FROM b UNION SELECT x + 10 FROM a",
+              "SELECT x FROM a INTERSECT SELECT y FROM b",
+              "SELECT x FROM a EXCEPT SELECT y FROM b"):
     print(query)
     t_env.execute_sql(query).print()
