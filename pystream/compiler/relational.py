@@ -1024,12 +1024,13 @@ def _matched_set_op(node: ops.SetOp, ctx: Context) -> Frame:
     (+I). Over unbounded tables, and their ALL forms, refused."""
     what = "%s%s" % ("INTERSECT" if node.kind == "intersect" else "EXCEPT",
                      " ALL" if node.all else "")
-    if node.all or ctx.unbounded:
-        raise UnsupportedFeatureError("%s in STREAMING mode%s" % (
-            what, "" if node.all else " over an unbounded table"))
+    if ctx.unbounded:
+        raise UnsupportedFeatureError("%s in STREAMING mode over an unbounded table" % what)
     left, right = translate(node.left, ctx), translate(node.right, ctx)
     if left.updating or right.updating:
         raise UnsupportedFeatureError("%s of an updating table in STREAMING mode" % what)
+    if node.all:
+        return _replicated_set_op(node, left, right)
     names = list(node.schema.names)
     l_df = left.df.select(*[quoted(a.name).cast(f.data_type.spark_type()).alias(f.name)
                             for a, f in zip(node.left.schema, node.schema)], F.col(SEQ))
@@ -1038,6 +1039,44 @@ def _matched_set_op(node: ops.SetOp, ctx: Context) -> Frame:
     on = [quoted(n).eqNullSafe(F.col("__r%d" % i)) for i, n in enumerate(names)]
     kind = "left_semi" if node.kind == "intersect" else "left_anti"
     return _first_of_each(Frame(l_df.join(r_df, on, kind)), names, ctx, what)
+
+
+def _replicated_set_op(node: ops.SetOp, left: Frame, right: Frame) -> Frame:
+    """INTERSECT ALL / EXCEPT ALL in STREAMING mode, as Flink runs them: the left rows, then
+    the right ones, counted per distinct row (an aggregate: +I for a row's first record,
+    then -U of the old counts and +U of the new ones), each change replicated as many times
+    as the row is in the result then (INTERSECT ALL: the smaller count; EXCEPT ALL: left
+    minus right)."""
+    names = list(node.schema.names)
+    sides = [frame.df.select(*[quoted(a.name).cast(f.data_type.spark_type()).alias(f.name)
+                               for a, f in zip(rel.schema, node.schema)],
+                             F.col(SEQ), F.lit(side).alias("__side"))
+             for side, (frame, rel) in enumerate(((left, node.left), (right, node.right)))]
+    df = sides[0].unionByName(sides[1])
+    # the right rows after every left one, in one order
+    df = df.withColumn(SEQ, F.when(F.col("__side") == 0, F.col(SEQ)).otherwise(
+        F.col(SEQ) + F.max(F.when(F.col("__side") == 0, F.col(SEQ))).over(
+            Window.partitionBy()) + 1))
+    rows = Window.partitionBy(*[quoted(n) for n in names]).orderBy(SEQ)
+    counts = rows.rowsBetween(Window.unboundedPreceding, Window.currentRow)
+    df = df.withColumn("__l", F.sum(1 - F.col("__side")).over(counts)) \
+        .withColumn("__r", F.sum(F.col("__side")).over(counts))
+    if node.kind == "intersect":
+        copies = F.least(F.col("__l"), F.col("__r"))
+    else:
+        copies = F.greatest(F.col("__l") - F.col("__r"), F.lit(0))
+    df = df.withColumn("__n", copies.cast("int")).withColumn("__was", F.lag("__n").over(rows))
+
+    def replicated(op: int, n: Column) -> Column:
+        return F.array_repeat(F.lit(op), n)
+
+    ops_ = F.when(F.col("__was").isNull(), replicated(INSERT, F.col("__n"))).otherwise(
+        F.concat(replicated(UPDATE_BEFORE, F.col("__was")),
+                 replicated(UPDATE_AFTER, F.col("__n"))))
+    df = df.select(*[quoted(n) for n in names], F.col(SEQ),
+                   F.posexplode(ops_).alias(SUB, OP))
+    return Frame(df.select(*[quoted(n) for n in names], F.col(SEQ), F.col(OP), F.col(SUB)),
+                 updating=True)
 
 
 def _sort(node: ops.Sort, ctx: Context) -> Frame:

@@ -139,7 +139,7 @@ def test_a_limited_unbounded_table_gives_its_first_rows_and_stops(t_env, capsys)
     ("SELECT user_id FROM clicks EXCEPT SELECT user_id + 1 FROM clicks",
      "EXCEPT in STREAMING mode over an unbounded table"),
     ("SELECT user_id FROM clicks INTERSECT ALL SELECT user_id FROM clicks",
-     "INTERSECT ALL in STREAMING mode"),
+     "INTERSECT ALL in STREAMING mode over an unbounded table"),
 ])
 def test_what_does_not_run_on_unbounded_tables_is_named(t_env, query, construct):
     with pytest.raises(UnsupportedFeatureError, match=construct):

@@ -1,6 +1,6 @@
-"""UNION, INTERSECT and EXCEPT in STREAMING mode: each row of the result once (+I). (Their ALL
-forms are refused by pystream in STREAMING mode: PyFlink's changelog of them depends on how
-the two inputs' rows interleave.)"""
+"""UNION, INTERSECT and EXCEPT in STREAMING mode: each row of the result once (+I); INTERSECT
+ALL and EXCEPT ALL as counts per row whose changes are replicated (-U/+U as often as the row
+was and is in the result)."""
 # oracle: unordered
 from pyflink.table import EnvironmentSettings, TableEnvironment
 
@@ -11,6 +11,8 @@ t_env.create_temporary_view('b', t_env.from_elements([(2,), (3,), (3,), (5,)], [
 for query in ("SELECT x FROM a UNION SELECT y FROM b",
               "SELECT x FROM a UNION SELECT y FROM b UNION SELECT x + 10 FROM a",
               "SELECT x FROM a INTERSECT SELECT y FROM b",
-              "SELECT x FROM a EXCEPT SELECT y FROM b"):
+              "SELECT x FROM a EXCEPT SELECT y FROM b",
+              "SELECT x FROM a INTERSECT ALL SELECT y FROM b",
+              "SELECT x FROM a EXCEPT ALL SELECT y FROM b"):
     print(query)
     t_env.execute_sql(query).print()
