@@ -6,9 +6,9 @@ ORDER BY the rowtime. A row is emitted once, when the watermark passes its time.
   key for a sort), woken by Spark's watermark (event time), or at once per micro-batch
   (processing time);
 * over a bounded table: ``applyInPandas`` per key, replaying the watermark each row came
-  at. Flink's SQL sources emit their watermark after each record that moves it by more than
-  200 ms; here it moves after every record (the largest time so far minus the delay of the
-  table's ``WATERMARK`` clause), so rows behind it are late and dropped as in Flink.
+  at: Flink's SQL watermark assigner emits it after each record that moves it more than
+  200 ms past the last one it emitted (``runtime.time_ordered.EmittedWatermarks``), so
+  rows behind it are late and dropped as in Flink.
 
 The keys, the fields and the aggregates' arguments are Spark expressions; only the
 buffering, sorting and accumulation run in Python.
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Tuple
 
-from pyspark.sql import Column, DataFrame, Window
+from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql import types as st
 
@@ -131,8 +131,12 @@ def _arrival_watermarks(node: ops.Rel, time_field: str, ctx, translate) -> Optio
                  and n.watermark is not None and n.watermark[0] == time_field), None)
     if scan is None:
         return None
+    from pystream.runtime.time_ordered import EmittedWatermarks
+
     source = translate(scan, ctx).df
-    watermark = F.unix_millis(to_column(scan.watermark[1], scan.schema).cast("timestamp"))
-    before = Window.orderBy(SEQ).rowsBetween(Window.unboundedPreceding, -1)
-    return source.select(F.col(SEQ), F.max(watermark).over(before).cast("double")
-                         .alias(WATERMARK))
+    candidate = F.unix_millis(to_column(scan.watermark[1], scan.schema).cast("timestamp"))
+    records = source.select(F.col(SEQ), candidate.cast("double").alias("__candidate")) \
+        .repartition(1).sortWithinPartitions(SEQ)
+    emitted = EmittedWatermarks(SEQ, "__candidate", WATERMARK)
+    return records.mapInPandas(lambda frames: emitted(frames),
+                               "%s long, %s double" % (SEQ, WATERMARK))

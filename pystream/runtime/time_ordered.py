@@ -39,7 +39,7 @@ from pystream.runtime.changelog import Accumulators, AggregateSpec
 from pystream.runtime.records import epoch_millis
 
 __all__ = ["OverFrame", "OverPartition", "SortOrder", "TemporalSort", "TimeOrderedState",
-           "TimeOrderedReplay", "END_OF_INPUT"]
+           "TimeOrderedReplay", "EmittedWatermarks", "END_OF_INPUT"]
 
 END_OF_INPUT = float("inf")
 Emitted = List[Tuple[dict, tuple]]
@@ -341,3 +341,35 @@ class TimeOrderedReplay:
             places = sorted(columns[self.seq])
             out = [row[:-1] + (place,) for row, place in zip(out, places)]
         return pd.DataFrame(out, columns=self.output)
+
+
+class EmittedWatermarks:
+    """``mapInPandas`` over a bounded source's records in arrival order, in one partition
+    (``seq`` and ``candidate``: the record's time minus the watermark's delay): the watermark
+    each record came at (``watermark``; None before the first), as Flink's SQL watermark
+    assigner emits them. It starts at 0 and emits after a record that moves it more than
+    ``interval_ms`` (``pipeline.auto-watermark-interval``) past the last one it emitted; the
+    periodic emission in between needs processing time, which a bounded replay does not
+    have."""
+
+    def __init__(self, seq: str, candidate: str, watermark: str, interval_ms: int = 200):
+        self.seq = seq
+        self.candidate = candidate
+        self.watermark = watermark
+        self.interval_ms = interval_ms
+
+    def __call__(self, frames) -> Iterator[Any]:
+        import pandas as pd
+
+        current = last = 0
+        emitted = False
+        for frame in frames:
+            seen: List[Optional[float]] = []
+            for candidate in frame[self.candidate].tolist():
+                seen.append(last if emitted else None)
+                if candidate == candidate and candidate is not None:  # not NaN (a null)
+                    current = max(current, candidate)
+                if current - last > self.interval_ms:
+                    last, emitted = current, True
+            yield pd.DataFrame({self.seq: frame[self.seq], self.watermark: seen},
+                               columns=[self.seq, self.watermark])

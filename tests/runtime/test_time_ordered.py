@@ -75,3 +75,16 @@ def test_a_temporal_sort_emits_each_time_sorted_by_the_other_keys():
     assert [(row["k"], row["v"]) for row, _ in out] == [
         ("b", 5), ("a", 1), ("a", 8), ("c", 3), ("a", 9), ("b", 7), ("a", 6), ("c", 2)]
     assert buffer.arrive(5000, {"k": "z", "v": 0}, 11000) is False  # behind its last timer
+
+
+def test_the_watermark_moves_after_a_record_that_moves_it_more_than_200_ms():
+    """Flink's SQL watermark assigner (delay 0 here): emitted after 1000 (from 0), not after
+    1100 or 1150, again after 1300; the row of 1050 comes at the watermark of 1000."""
+    import pandas as pd
+
+    from pystream.runtime.time_ordered import EmittedWatermarks
+
+    frame = pd.DataFrame({"s": [0, 1, 2, 3, 4, 5], "c": [1000.0, 1100.0, 1150.0, 1050.0,
+                                                        1300.0, 1250.0]})
+    out = pd.concat(EmittedWatermarks("s", "c", "w")(iter([frame])))
+    assert [None if w != w else w for w in out["w"]] == [None, 1000, 1000, 1000, 1000, 1300]
