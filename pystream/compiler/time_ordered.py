@@ -59,7 +59,7 @@ def temporal_sort(node: ops.Sort, frame, ctx, translate) -> DataFrame:
     from pystream.runtime.time_ordered import SortOrder
 
     schema = node.input.schema
-    secondary = [ex.Ordering(o.expr, o.ascending, o.nulls_first) for o in node.keys[1:]]
+    secondary = node.keys[1:]  # among rows of equal time
     args = [("__sort%d" % i, to_column(o.expr, schema)) for i, o in enumerate(secondary)]
     spec = SortOrder([("__sort%d" % i, o.ascending,
                        o.nulls_first if o.nulls_first is not None else o.ascending)
