@@ -1087,6 +1087,9 @@ def _sort(node: ops.Sort, ctx: Context) -> Frame:
     if (ctx.changelog or ctx.unbounded) and node.keys:
         if node.fetch is not None and not node.offset:
             return _sort_limit(node, ctx)
+        if node.offset:
+            raise UnsupportedFeatureError(
+                "ORDER BY ... OFFSET in STREAMING mode (Flink's Top-N of a range of ranks)")
         first, rowtime = node.keys[0], node.input.schema.rowtime()
         if not (isinstance(first.expr, ex.Column) and rowtime is not None
                 and first.expr.name == rowtime.name and first.ascending):

@@ -136,6 +136,7 @@ def test_a_limited_unbounded_table_gives_its_first_rows_and_stops(t_env, capsys)
 @pytest.mark.parametrize("query, construct", [
     ("SELECT user_id, COUNT(*) OVER (PARTITION BY user_id ORDER BY url) FROM clicks",
      "OVER window not ordered by a time attribute"),
+    ("SELECT user_id FROM clicks ORDER BY ts LIMIT 2 OFFSET 1", "OFFSET in STREAMING mode"),
     ("SELECT user_id FROM clicks EXCEPT SELECT user_id + 1 FROM clicks",
      "EXCEPT in STREAMING mode over an unbounded table"),
     ("SELECT user_id FROM clicks INTERSECT ALL SELECT user_id FROM clicks",
