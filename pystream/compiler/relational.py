@@ -351,7 +351,7 @@ def _ranked(over: ops.Over, n: int, ctx: Context, with_rank: bool) -> Frame:
     return _top_n(over, n, ctx, with_rank)
 
 
-def _top_n(over: ops.Over, n: int, ctx: Context, with_rank: bool) -> Frame:
+def _top_n(over: ops.Over, n: int, ctx: Context, with_rank: bool, skip: int = 0) -> Frame:
     """Flink's Top-N changelog over a bounded table (``runtime.ranking.TopN``): Spark ranks
     the rows by the ORDER BY (``dense_rank``); each partition's rows are then replayed in
     arrival order through a buffer of the best ``n``."""
@@ -361,7 +361,7 @@ def _top_n(over: ops.Over, n: int, ctx: Context, with_rank: bool) -> Frame:
     if frame.updating:
         raise UnsupportedFeatureError("Top-N of an updating table in STREAMING mode")
     if ctx.unbounded:
-        return _top_n_stream(over, n, frame, ctx, with_rank)
+        return _top_n_stream(over, n, frame, ctx, with_rank, skip)
     window: ops.OverWindow = _unaliased(over.aggregates[0].expr).window
     schema = over.input.schema
     names = list(schema.names)
@@ -376,7 +376,7 @@ def _top_n(over: ops.Over, n: int, ctx: Context, with_rank: bool) -> Frame:
         [st.StructField("__rank", st.LongType(), False),
          st.StructField(SEQ, st.LongType(), False), st.StructField(OP, st.IntegerType(), False),
          st.StructField(SUB, st.IntegerType(), False)])
-    run = TopN(n, names, with_rank)
+    run = TopN(n, names, with_rank, skip=skip)
     df = df.groupBy(*["__part%d" % i for i in range(len(keys))]).applyInArrow(
         lambda table: run(table), output)
     return Frame(df.select(*[quoted(f) for f in names],
@@ -441,7 +441,7 @@ def _by_window_end(end: Column, within: Optional[Column] = None) -> Column:
 
 
 def _top_n_stream(over: ops.Over, n: int, frame: Frame, ctx: Context,
-                  with_rank: bool) -> Frame:
+                  with_rank: bool, skip: int = 0) -> Frame:
     """Top-N over an unbounded table: each partition's buffer of its best ``n`` in Spark's
     state store (``runtime.ranking.TopNChangelog``), the same changes as over a bounded
     one."""
@@ -451,7 +451,7 @@ def _top_n_stream(over: ops.Over, n: int, frame: Frame, ctx: Context,
     schema = over.input.schema
     orders = ["__o%d" % i for i in range(len(window.order_by))]
     processor = TopNChangelog(n, with_rank, list(schema.names), orders,
-                              [o.ascending for o in window.order_by])
+                              [o.ascending for o in window.order_by], skip)
     return _keyed_ranking(over, frame, ctx, processor, [  # not event times of their own
         to_column(o.expr, schema).alias(name, metadata={})
         for o, name in zip(window.order_by, orders)])
@@ -1085,11 +1085,8 @@ def _sort(node: ops.Sort, ctx: Context) -> Frame:
     (then other fields) emits the rows in time order as the watermark passes them
     (``compiler.time_ordered``); another ORDER BY is refused with Flink's error."""
     if (ctx.changelog or ctx.unbounded) and node.keys:
-        if node.fetch is not None and not node.offset:
+        if node.fetch is not None:
             return _sort_limit(node, ctx)
-        if node.offset:
-            raise UnsupportedFeatureError(
-                "ORDER BY ... OFFSET in STREAMING mode (Flink's Top-N of a range of ranks)")
         first, rowtime = node.keys[0], node.input.schema.rowtime()
         if not (isinstance(first.expr, ex.Column) and rowtime is not None
                 and first.expr.name == rowtime.name and first.ascending):
@@ -1114,14 +1111,15 @@ def _sort(node: ops.Sort, ctx: Context) -> Frame:
 
 
 def _sort_limit(node: ops.Sort, ctx: Context) -> Frame:
-    """``ORDER BY keys LIMIT n`` in STREAMING mode: Flink's Top-N without partitions and
-    without a rank column (``_top_n`` of a ROW_NUMBER over all rows)."""
+    """``ORDER BY keys LIMIT n [OFFSET m]`` in STREAMING mode: Flink's Top-N without
+    partitions and without a rank column (``_top_n`` of a ROW_NUMBER over all rows); with an
+    offset, the changes of the ranks m + 1 to m + n, by rank."""
     window = ops.OverWindow(order_by=node.keys)
     rank = Field("__rank", type_of(ex.Call("row_number"), node.input.schema))
     over = ops.Over(schema=Schema(node.input.schema.fields + (rank,)), input=node.input,
                     aggregates=(ex.Alias(ex.OverCall(ex.Call("row_number"), window),
                                          (rank.name,)),))
-    frame = _top_n(over, node.fetch, ctx, with_rank=False)
+    frame = _top_n(over, node.offset + node.fetch, ctx, with_rank=False, skip=node.offset)
     return replace(frame, df=frame.df.select(*[quoted(n) for n in node.schema.names],
                                              *[F.col(c) for c in frame.system_columns(ctx)]))
 

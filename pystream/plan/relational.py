@@ -73,10 +73,10 @@ def is_updating(node: ops.Rel, streaming: bool) -> bool:
     if isinstance(node, ops.Over) and not is_window_ranking(node) and any(
             _ranks_updating(a.expr, node.input.schema) for a in node.aggregates):
         return True
-    if isinstance(node, ops.Sort) and node.keys and node.fetch is not None \
-            and not node.offset:  # a Top-N over all rows
+    if isinstance(node, ops.Sort) and node.keys and node.fetch is not None:  # a Top-N
         window = ops.OverWindow(order_by=node.keys)
-        return _ranks_updating(ex.OverCall(ex.Call("row_number"), window), node.input.schema)
+        return bool(node.offset) or _ranks_updating(ex.OverCall(ex.Call("row_number"), window),
+                                                     node.input.schema)
     return any(is_updating(i, streaming) for i in node.inputs)
 
 

@@ -9,7 +9,9 @@ first, and a row equal to the worst of a full buffer does not enter.
 Without the rank number in the result, a row entering a full buffer retracts the row it
 pushes out (``-D``) and is inserted (``+I``). With it, every rank from the new row's down is
 updated (``-U`` old row at that rank, ``+U`` new row), and a rank reached for the first time
-is inserted; a row pushed out of the last rank disappears with its rank's update.
+is inserted; a row pushed out of the last rank disappears with its rank's update. With an
+offset (``ORDER BY ... LIMIT n OFFSET m``) the changes are those of the ranks after the
+first ``m``, by rank as with the rank number, which the result leaves out.
 """
 from __future__ import annotations
 
@@ -29,11 +31,15 @@ INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE = 0, 1, 2, 3
 class RankBuffer:
     """One partition's best ``n`` rows, best first, and the changes as a row is offered:
     (values, rank, kind), as Flink's append-only Top-N emits them (see the module's
-    docstring). Rows compare by their keys; ``bisect_right``: an equal key ranks after."""
+    docstring); only those of the ranks after the first ``skip``. Rows compare by their
+    keys; ``bisect_right``: an equal key ranks after."""
 
-    def __init__(self, n: int, with_rank: bool):
+    skip = 0  # (a buffer kept by an older pystream has none)
+
+    def __init__(self, n: int, with_rank: bool, skip: int = 0):
         self.n = n
         self.with_rank = with_rank
+        self.skip = skip
         self.keys: list = []
         self.rows: list = []
 
@@ -45,7 +51,7 @@ class RankBuffer:
         self.keys.insert(position, key)
         self.rows.insert(position, row)
         changes = []
-        if not self.with_rank:
+        if not (self.with_rank or self.skip):
             if len(self.rows) > self.n:
                 self.keys.pop()
                 changes.append((self.rows.pop(), 0, DELETE))
@@ -57,19 +63,20 @@ class RankBuffer:
                 changes.append((self.rows[rank], rank + 1, UPDATE_AFTER))
             else:
                 changes.append((self.rows[rank], rank + 1, INSERT))
-        return changes
+        return [c for c in changes if c[1] > self.skip] if self.skip else changes
 
 
 class TopN:
     """The changelog of one partition's best ``n`` rows (see the module's docstring)."""
 
     def __init__(self, n: int, fields: List[str], with_rank: bool, seq: str = "__seq",
-                 order: str = "__ord"):
+                 order: str = "__ord", skip: int = 0):
         self.n = n
         self.fields = fields
         self.with_rank = with_rank
         self.seq = seq
         self.order = order
+        self.skip = skip
 
     def __call__(self, table):
         import pyarrow as pa
@@ -77,7 +84,7 @@ class TopN:
         columns = {name: table.column(name).to_pylist() for name in self.fields}
         seqs = table.column(self.seq).to_pylist()
         orders = table.column(self.order).to_pylist()
-        buffer = RankBuffer(self.n, self.with_rank)
+        buffer = RankBuffer(self.n, self.with_rank, self.skip)
         out: list = []
         for i in sorted(range(len(seqs)), key=seqs.__getitem__):
             row = tuple(columns[name][i] for name in self.fields)
@@ -128,9 +135,10 @@ class TopNChangelog(StatefulProcessor):
     equal ones."""
 
     def __init__(self, n: int, with_rank: bool, fields: List[str], order: List[str],
-                 ascending: List[bool]):
+                 ascending: List[bool], skip: int = 0):
         self.n = n
         self.with_rank = with_rank
+        self.skip = skip
         self.fields = list(fields)
         self.order = list(order)
         self.ascending = tuple(ascending)
@@ -142,7 +150,7 @@ class TopNChangelog(StatefulProcessor):
     def handleInputRows(self, key, rows, timerValues) -> Iterator[SparkRow]:
         stored = self._state.get()
         buffer, arrived = pickle.loads(stored[0]) if stored is not None else (
-            RankBuffer(self.n, self.with_rank), 0)
+            RankBuffer(self.n, self.with_rank, self.skip), 0)
         for row in rows:
             sort = SortKey(tuple(row[c] for c in self.order), self.ascending)
             values = tuple(row[f] for f in self.fields)

@@ -703,7 +703,9 @@ def _order_and_limit(rel: ops.Rel, node: exp.Expression, scope: Scope,
         expr = to_expr(_unqualified(o.this, scope), scope)
         nulls_first = o.args.get("nulls_first")
         keys.append(ex.Ordering(expr, not o.args.get("desc"), nulls_first))
-    fetch = _int_literal(limit.expression) if limit is not None else None
+    count = limit.args.get("count") if isinstance(limit, exp.Fetch) else \
+        limit.expression if limit is not None else None  # FETCH FIRST / NEXT n ROWS ONLY
+    fetch = _int_literal(count) if limit is not None else None
     skip = _int_literal(offset.expression) if offset is not None else 0
     return build.sort(rel, keys, offset=skip, fetch=fetch)
 

@@ -136,7 +136,6 @@ def test_a_limited_unbounded_table_gives_its_first_rows_and_stops(t_env, capsys)
 @pytest.mark.parametrize("query, construct", [
     ("SELECT user_id, COUNT(*) OVER (PARTITION BY user_id ORDER BY url) FROM clicks",
      "OVER window not ordered by a time attribute"),
-    ("SELECT user_id FROM clicks ORDER BY ts LIMIT 2 OFFSET 1", "OFFSET in STREAMING mode"),
     ("SELECT user_id FROM clicks EXCEPT SELECT user_id + 1 FROM clicks",
      "EXCEPT in STREAMING mode over an unbounded table"),
     ("SELECT user_id FROM clicks INTERSECT ALL SELECT user_id FROM clicks",
@@ -182,6 +181,16 @@ def test_order_by_limit_of_an_unbounded_table_is_a_top_n(t_env):
             kept.append(row[1])
         assert len(kept) <= 2
     assert {str(r.get_row_kind()) for r in rows} == {"+I", "-D"}
+    assert _no_query_left()
+
+
+def test_order_by_limit_offset_of_an_unbounded_table_updates_its_ranks(t_env):
+    rows = _take(t_env.execute_sql("SELECT user_id, ts FROM clicks ORDER BY ts DESC "
+                                   "LIMIT 1 OFFSET 1"), 7)
+    kinds = [str(r.get_row_kind()) for r in rows]
+    assert kinds[0] == "+I" and set(kinds[1:]) == {"-U", "+U"}  # the second newest row
+    for before, after in zip(rows[1::2], rows[2::2]):  # -U the one it was, +U a newer one
+        assert str(before.get_row_kind()) == "-U" and before[1] <= after[1]
     assert _no_query_left()
 
 

@@ -1,6 +1,7 @@
 """ORDER BY in STREAMING mode: by the rowtime (Flink's temporal sort: rows come out in time
 order as the watermark passes them, a row behind the watermark is dropped), by the rowtime
-then other keys, and ORDER BY ... LIMIT n of any keys (a Top-N over all rows, updating)."""
+then other keys, and ORDER BY ... LIMIT n [OFFSET m] of any keys (a Top-N over all rows,
+updating; with an offset, the changes of ranks m + 1 to m + n, by rank)."""
 import os
 import tempfile
 
@@ -25,6 +26,8 @@ t_env.execute_sql("""CREATE TABLE clicks (k STRING, v BIGINT, ts TIMESTAMP(3),
 for query in ("SELECT k, v, ts FROM clicks ORDER BY ts",
               "SELECT k, v, ts FROM clicks ORDER BY ts, v DESC",
               "SELECT k, v FROM clicks ORDER BY v DESC LIMIT 3",
-              "SELECT k, v, ts FROM clicks ORDER BY ts LIMIT 2"):
+              "SELECT k, v, ts FROM clicks ORDER BY ts LIMIT 2",
+              "SELECT k, v FROM clicks ORDER BY v DESC LIMIT 2 OFFSET 1",
+              "SELECT k, v FROM clicks ORDER BY v DESC OFFSET 1 ROWS FETCH NEXT 3 ROWS ONLY"):
     print(query)
     t_env.execute_sql(query).print()
