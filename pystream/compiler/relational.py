@@ -1054,9 +1054,9 @@ def _replicated_set_op(node: ops.SetOp, left: Frame, right: Frame) -> Frame:
              for side, (frame, rel) in enumerate(((left, node.left), (right, node.right)))]
     df = sides[0].unionByName(sides[1])
     # the right rows after every left one, in one order
+    last_left = F.max(F.when(F.col("__side") == 0, F.col(SEQ))).over(Window.partitionBy())
     df = df.withColumn(SEQ, F.when(F.col("__side") == 0, F.col(SEQ)).otherwise(
-        F.col(SEQ) + F.max(F.when(F.col("__side") == 0, F.col(SEQ))).over(
-            Window.partitionBy()) + 1))
+        F.col(SEQ) + F.coalesce(last_left, F.lit(-1)) + 1))
     rows = Window.partitionBy(*[quoted(n) for n in names]).orderBy(SEQ)
     counts = rows.rowsBetween(Window.unboundedPreceding, Window.currentRow)
     df = df.withColumn("__l", F.sum(1 - F.col("__side")).over(counts)) \
@@ -1081,9 +1081,9 @@ def _replicated_set_op(node: ops.SetOp, left: Frame, right: Frame) -> Frame:
 
 def _sort(node: ops.Sort, ctx: Context) -> Frame:
     """ORDER BY / OFFSET / FETCH. In STREAMING mode, as Flink: ``ORDER BY ... LIMIT n`` is a
-    Top-N over all rows (updating: -D / +I as the first n change); ``ORDER BY`` the rowtime
-    (then other fields) emits the rows in time order as the watermark passes them
-    (``compiler.time_ordered``); another ORDER BY is refused with Flink's error."""
+    Top-N over all rows (``_sort_limit``); ``ORDER BY`` the rowtime (then other fields)
+    emits the rows in time order as the watermark passes them (``compiler.time_ordered``);
+    another ORDER BY is refused with Flink's error."""
     if (ctx.changelog or ctx.unbounded) and node.keys:
         if node.fetch is not None:
             return _sort_limit(node, ctx)
@@ -1091,7 +1091,7 @@ def _sort(node: ops.Sort, ctx: Context) -> Frame:
         if not (isinstance(first.expr, ex.Column) and rowtime is not None
                 and first.expr.name == rowtime.name and first.ascending):
             raise TableException("Sort on a non-time-attribute field is not supported.")
-        if not node.offset and node.fetch is None:
+        if not node.offset:
             from pystream.compiler.time_ordered import temporal_sort
 
             frame = translate(node.input, ctx)
