@@ -17,6 +17,7 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Optional, Set
 
@@ -380,8 +381,6 @@ class JobTag:
     """
 
     def __init__(self, spark, name: str = "pystream"):
-        import uuid
-
         self.spark = spark
         self.tag = "%s-%s" % (name, uuid.uuid4().hex)
         self.connect = is_remote(spark)

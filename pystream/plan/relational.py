@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from types import MappingProxyType
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from pystream import graph
 from pystream.plan.planner import Operator, Plan, Stage
@@ -88,26 +88,36 @@ def reads_changelog(options) -> bool:
     return (options.get("value.format") or options.get("format")) in CHANGELOG_FORMATS
 
 
+_RANKINGS = ("row_number", "rank", "dense_rank")
+
+
+def _over_call(aggregate: ex.Expr) -> ex.OverCall:
+    return aggregate.expr if isinstance(aggregate, ex.Alias) else aggregate
+
+
 def _ranks_updating(expr: ex.Expr, schema) -> bool:
     """A ranking over a window (Top-N, or deduplication keeping the last row) updates its
     result as rows arrive; ROW_NUMBER ascending on a time attribute keeps each key's first
     row (deduplication, append-only: on event time, once the watermark passes it)."""
-    call = expr.expr if isinstance(expr, ex.Alias) else expr
-    if not (isinstance(call, ex.OverCall) and call.agg.name in ("row_number", "rank",
-                                                                "dense_rank")):
+    call = _over_call(expr)
+    if not (isinstance(call, ex.OverCall) and call.agg.name in _RANKINGS):
         return False
     order = call.window.order_by
-    by_time = len(order) == 1 and isinstance(order[0].expr, ex.Column) and \
-        schema.has(order[0].expr.name) and schema.field(order[0].expr.name).time is not None
+    by_time = _time_of_order(order, schema) is not None
     return not (call.agg.name == "row_number" and order[0].ascending and by_time)
+
+
+def _time_of_order(order: Tuple[ex.Ordering, ...], schema) -> Optional[str]:
+    """``"rowtime"`` or ``"proctime"`` when ``order`` is by one time attribute alone."""
+    if len(order) != 1 or not isinstance(order[0].expr, ex.Column) \
+            or not schema.has(order[0].expr.name):
+        return None
+    return schema.field(order[0].expr.name).time or None
 
 
 def by_proctime(expr: ex.Expr, schema) -> bool:
     """A ranking ordered by a processing-time attribute alone (deduplication)."""
-    call = expr.expr if isinstance(expr, ex.Alias) else expr
-    order = call.window.order_by
-    return len(order) == 1 and isinstance(order[0].expr, ex.Column) and \
-        schema.has(order[0].expr.name) and schema.field(order[0].expr.name).time == "proctime"
+    return _time_of_order(_over_call(expr).window.order_by, schema) == "proctime"
 
 
 def _replays_ranking(node: ops.Rel) -> bool:
@@ -118,13 +128,8 @@ def _replays_ranking(node: ops.Rel) -> bool:
             and not by_proctime(a.expr, node.input.schema) for a in node.aggregates)
 
 
-_RANKINGS = ("row_number", "rank", "dense_rank")
 _NOT_ONE_WINDOW = ("Over Agg: Unsupported use of OVER windows. All aggregates must be computed "
                    "on the same window. please re-check the over window statement.")
-
-
-def _over_call(aggregate: ex.Expr) -> ex.OverCall:
-    return aggregate.expr if isinstance(aggregate, ex.Alias) else aggregate
 
 
 def one_window(over: ops.Over):
@@ -141,11 +146,9 @@ def time_ordered(over: ops.Over) -> Optional[str]:
     """``"rowtime"`` or ``"proctime"`` when ``over``'s window is ordered by a time attribute
     alone, ascending, up to the current row (what Flink runs in STREAMING mode); else None."""
     window = _over_call(over.aggregates[0]).window
-    order, schema = window.order_by, over.input.schema
-    if len(order) != 1 or not order[0].ascending or window.following not in (0, None) \
-            or not isinstance(order[0].expr, ex.Column) or not schema.has(order[0].expr.name):
+    if window.following not in (0, None) or not all(o.ascending for o in window.order_by):
         return None
-    return schema.field(order[0].expr.name).time or None
+    return _time_of_order(window.order_by, over.input.schema)
 
 
 def streams_over(over: ops.Over, unbounded: bool) -> bool:
@@ -168,12 +171,8 @@ def streams_over(over: ops.Over, unbounded: bool) -> bool:
 
 def by_rowtime(over: ops.Over) -> bool:
     """A ROW_NUMBER ordered by an event-time attribute alone (deduplication on event time)."""
-    call = over.aggregates[0].expr
-    call = call.expr if isinstance(call, ex.Alias) else call
-    order = call.window.order_by
-    schema = over.input.schema
-    return len(order) == 1 and isinstance(order[0].expr, ex.Column) and \
-        schema.has(order[0].expr.name) and schema.field(order[0].expr.name).time == "rowtime"
+    window = _over_call(over.aggregates[0].expr).window
+    return _time_of_order(window.order_by, over.input.schema) == "rowtime"
 
 
 def is_bounded(node: ops.Rel) -> bool:

@@ -101,6 +101,8 @@ class SortOrder:
     """ORDER BY the rowtime, then ``keys`` (column, ascending, nulls first) among rows of
     equal time."""
 
+    results = 0  # values a row is emitted with after its fields
+
     def __init__(self, keys: Sequence[Tuple[str, bool, bool]]):
         self.keys = list(keys)
 
@@ -137,6 +139,11 @@ class OverFrame:
         self.rows = rows
         self.preceding = preceding  # rows, or milliseconds (RANGE); None: unbounded
         self.accumulators = Accumulators(specs)
+
+    @property
+    def results(self) -> int:
+        """Values a row is emitted with after its fields: one per aggregate call."""
+        return len(self.accumulators.specs)
 
     @property
     def unbounded(self) -> bool:
@@ -246,6 +253,7 @@ class TimeOrderedState(StatefulProcessor):
         self.time_field = time_field
         self.output = output  # the fields a row is emitted with, then its extra values
         self.proctime = proctime
+        self.emitted = output[:len(output) - spec.results]  # the fields
 
     def init(self, handle: StatefulProcessorHandle) -> None:
         self._handle = handle
@@ -288,10 +296,8 @@ class TimeOrderedState(StatefulProcessor):
         return self._rows(emitted)
 
     def _rows(self, emitted: Emitted) -> Iterator[SparkRow]:
-        if not emitted:
-            return iter(())
-        names = self.output[:len(self.output) - len(emitted[0][1])]
-        return iter([self._row(*[row[f] for f in names], *extra) for row, extra in emitted])
+        return iter([self._row(*[row[f] for f in self.emitted], *extra)
+                     for row, extra in emitted])
 
     def close(self) -> None:
         pass
@@ -314,6 +320,7 @@ class TimeOrderedReplay:
         self.output = output  # the fields a row is emitted with, its extra values, ``seq``
         self.seq = seq
         self.watermark = watermark
+        self.emitted = output[:len(output) - spec.results - 1]  # the fields
 
     def __call__(self, frame) -> Any:
         import pandas as pd
@@ -326,9 +333,8 @@ class TimeOrderedReplay:
         out: List[tuple] = []
 
         def emit(emitted: Emitted) -> None:
-            for row, extra in emitted:
-                names = self.output[:len(self.output) - len(extra) - 1]
-                out.append(tuple(row[f] for f in names) + tuple(extra) + (row[self.seq],))
+            out.extend(tuple(row[f] for f in self.emitted) + tuple(extra) + (row[self.seq],)
+                       for row, extra in emitted)
 
         for i, watermark in enumerate(columns[self.watermark]):
             watermark = float("-inf") if watermark is None else watermark
