@@ -7,6 +7,8 @@ declared (``withWatermark``) right before each operator that needs event time.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pystream import graph
 from pystream.compiler.flow import Flow
 from pystream.runtime.layout import Layout
@@ -23,8 +25,14 @@ def assign_timestamps(compiler, node: graph.AssignTimestamps) -> Flow:
     strategy = node.strategy
     if strategy.timestamp_assigner is not None:
         op = compiler.op(node, "timestamps", strategy.timestamp_assigner, flow.parallelism)
+        # over a bounded input that carries arrivals, one assigner replays Flink's periodic
+        # watermarks (``runtime.arrivals``); parallel ones would each have their own
+        replays = flow.layout.arrival and strategy.has_watermarks and flow.parallelism == 1
+        if replays:
+            op = replace(op, emission=(watermark_delay_ms(strategy),
+                                       compiler.settings.auto_watermark_interval_ms))
         flow = compiler.materialize(flow.then(op, flow.type_info),
-                                    Layout(flow.type_info, timestamped=True))
+                                    Layout(flow.type_info, timestamped=True, watermarks=replays))
     elif not flow.layout.timestamped:
         flow = compiler.materialize(flow, Layout(flow.type_info, timestamped=True))
     if not strategy.has_watermarks:
@@ -48,7 +56,7 @@ def end_of_input_marker(compiler, columns):
         INPUT,
         TS_MILLIS,
     )
-    from pystream.runtime.layout import KEY, SEQ, TS
+    from pystream.runtime.layout import KEY, SEQ, TS, WM
     from pystream.runtime.records import VALUE_COLUMN
 
     sink = pa.BufferOutputStream()
@@ -59,6 +67,6 @@ def end_of_input_marker(compiler, columns):
     end = F.lit(END_OF_INPUT_MS)
     fields = {KEY: F.lit(END_OF_INPUT_KEY), VALUE_COLUMN: F.lit(None).cast("binary"),
               TS_MILLIS: end, TS: F.timestamp_millis(end), INPUT: F.lit(0),
-              SEQ: F.lit(0).cast("long")}
+              SEQ: F.lit(0).cast("long"), WM: F.lit(None).cast("long")}
     return read_python_source(compiler, spec).select(
         *[fields[name].alias(name) for name in columns])

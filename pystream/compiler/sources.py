@@ -19,4 +19,18 @@ def source_flow(compiler, node: graph.Source) -> Flow:
     translate = lookup(SOURCES, node.source)
     if translate is None:
         raise UnsupportedFeatureError("source %r is not supported by pystream" % (node.source,))
-    return translate(node.source, compiler, node)
+    flow = translate(node.source, compiler, node)
+    if compiler.replays_watermarks and node.bounded:
+        flow = with_arrivals(flow)
+    return flow
+
+
+def with_arrivals(flow: Flow) -> Flow:
+    """``flow`` with the ``__arrival`` column its first Python stage fills in: a bounded
+    input of a STREAMING job replays Flink's periodic watermarks (``runtime.arrivals``)."""
+    from pyspark.sql import functions as F
+
+    from pystream.runtime.layout import ARRIVAL
+
+    df = flow.df.withColumn(ARRIVAL, F.lit(None).cast("double"))
+    return flow.but(df=df, layout=flow.layout.but(arrival=True))

@@ -19,7 +19,7 @@ from pystream.runtime.context import TaskInfo
 from pystream.runtime.dependencies import Bundle, shipped
 from pystream.runtime.key_groups import KeyPlacement
 from pystream.runtime.keyed_batch import INPUT
-from pystream.runtime.layout import KEY, ORDER, PICKLED, PID, SEQ, TAG, TS, Layout
+from pystream.runtime.layout import KEY, ORDER, PICKLED, PID, SEQ, TAG, TS, WM, Layout
 from pystream.runtime.metric_reports import MetricsTarget
 from pystream.runtime.records import VALUE_COLUMN
 from pystream.runtime.stage import FusedStage, OpSpec
@@ -43,6 +43,11 @@ class Compiler:
         self.shuffle_partitions: Optional[int] = None if self.settings.batch else max(
             (self.keyed_parallelism(n) for n in plan.nodes() if isinstance(n, graph.Keyed)),
             default=None)
+        # a STREAMING job that assigns watermarks replays Flink's periodic ones over its
+        # bounded inputs (``runtime.arrivals``)
+        self.replays_watermarks = not self.settings.batch and any(
+            isinstance(n, graph.AssignTimestamps) and n.strategy.has_watermarks
+            and n.strategy.timestamp_assigner is not None for n in plan.nodes())
         self.temp_dirs: List[str] = []  # removed when the job ends
         # the graph nodes whose functions each Python stage runs, as built (checked against
         # the plan's stages by the tests)
@@ -113,7 +118,9 @@ class Compiler:
     def materialize(self, flow: Flow, layout: Optional[Layout] = None,
                     key_op: Optional[OpSpec] = None, side_tags: tuple = ()) -> Flow:
         """Run the pending operators: a Flow whose DataFrame has ``layout``."""
-        layout = layout or Layout(flow.type_info, timestamped=flow.layout.timestamped)
+        layout = layout or Layout(flow.type_info, timestamped=flow.layout.timestamped,
+                                  arrival=flow.layout.arrival,
+                                  watermarks=flow.layout.watermarks)
         ops = flow.ops + ((key_op,) if key_op is not None else ())
         if not ops and layout == flow.layout:
             return flow
@@ -151,7 +158,7 @@ class Compiler:
                 parallelism, key_by.meta.max_parallelism or self.settings.max_parallelism,
                 partitions, key_by.key_type))
         layout = Layout(PICKLED if pickled else flow.type_info, flow.layout.timestamped,
-                        keyed=True, sequenced=sequenced)
+                        keyed=True, sequenced=sequenced, watermarks=flow.layout.watermarks)
         return self.materialize(flow, layout, key_op=key_op)
 
     # -- translations
@@ -312,6 +319,8 @@ class Compiler:
         ordered = keyed.layout.sequenced  # each record's place: outputs in PyFlink's order
         if ordered:
             columns.append(SEQ)
+        if keyed.layout.watermarks and time_mode == "EventTime":
+            columns.append(WM)  # the watermark each record came with (``runtime.arrivals``)
         if time_mode == "EventTime" and not watermarked:
             df = df.select(*columns, TS)
             if keyed.bounded:

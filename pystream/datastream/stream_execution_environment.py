@@ -379,6 +379,7 @@ class StreamExecutionEnvironment:
             max_parallelism=self._max_parallelism(),
             job_parameters=self._config.get_global_job_parameters(),
             chaining=self._chaining,
+            auto_watermark_interval_ms=self._config.get_auto_watermark_interval(),
             may_run_as_batch=self._configuration.get_string(
                 BOUNDED_AS_BATCH, "true").lower() != "false",
             checkpoint_dir=self._checkpoint_config.get_checkpoint_storage_dir(),

@@ -32,7 +32,7 @@ from pystream.runtime.keyed import (
     NativeTimers,
     frozen_bytes,
 )
-from pystream.runtime.layout import ORDER, SEQ, TAG
+from pystream.runtime.layout import ORDER, SEQ, TAG, WM
 from pystream.runtime.records import PICKLE_PROTOCOL, VALUE_COLUMN
 from pystream.runtime.state import _MISSING, value_checker
 
@@ -114,8 +114,9 @@ class KeyedProcessor(StatefulProcessor):
     """A Spark StatefulProcessor running one pystream keyed function.
 
     ``columns`` names the input columns (``__key``, ``value`` and optionally ``__tsms``,
-    ``__input``, ``__ts``); the output is ``value`` (pickled), ``__tsms`` when the stream is
-    timestamped and ``__tag`` when side outputs are wanted.
+    ``__input``, ``__seq``, ``__wm``: the watermark each record came with, whose timers fire
+    before it, see ``runtime.arrivals``); the output is ``value`` (pickled), ``__tsms``
+    when the stream is timestamped and ``__tag`` when side outputs are wanted.
     """
 
     def __init__(self, function: Any, info: TaskInfo, label: str, columns: Tuple[str, ...],
@@ -136,6 +137,7 @@ class KeyedProcessor(StatefulProcessor):
         self._ts_at = columns.index(TS_MILLIS) if TS_MILLIS in columns else None
         self._input_at = columns.index(INPUT) if INPUT in columns else None
         self._seq_at = columns.index(SEQ) if SEQ in columns else None
+        self._wm_at = columns.index(WM) if WM in columns else None
 
     def output_schema(self):
         from pyspark.sql import types as st
@@ -185,8 +187,8 @@ class KeyedProcessor(StatefulProcessor):
         rows = list(rows)
         values = [loads(r[value_at]) for r in rows]
         stamps = [r[ts_at] for r in rows] if ts_at is not None else [None] * len(rows)
-        if self._seq_at is not None:
-            return self._in_order(host, rows, values, stamps)
+        if self._seq_at is not None or self._wm_at is not None:
+            return self._one_by_one(host, rows, values, stamps)
         if input_at is None:
             host.process_run(values, stamps)
         else:
@@ -198,19 +200,26 @@ class KeyedProcessor(StatefulProcessor):
                 host.process_run([r[1] for r in run], [r[2] for r in run], index)
         return self._finish(host)
 
-    def _in_order(self, host: KeyedHost, rows: list, values: list,
-                  stamps: list) -> Iterator[SparkRow]:
-        """Process element by element, each output placed where its element was."""
-        seq_at, input_at = self._seq_at, self._input_at
-        inputs = [r[input_at] for r in rows] if input_at is not None else [0] * len(rows)
-        elements = list(zip(inputs, values, stamps, (r[seq_at] for r in rows)))
+    def _one_by_one(self, host: KeyedHost, rows: list, values: list,
+                    stamps: list) -> Iterator[SparkRow]:
+        """Process element by element: first the event-time timers that the watermark the
+        element came with passed, then the element; each output placed where its element
+        was (with ``__seq``)."""
+        seq_at, input_at, wm_at = self._seq_at, self._input_at, self._wm_at
+        n = len(rows)
+        inputs = [r[input_at] for r in rows] if input_at is not None else [0] * n
+        places = [r[seq_at] for r in rows] if seq_at is not None else [None] * n
+        came_with = [r[wm_at] for r in rows] if wm_at is not None else [None] * n
+        elements = list(zip(inputs, values, stamps, places, came_with))
         if self.broadcast_first:
             elements.sort(key=lambda e: -e[0])  # stable: keeps each input's order
         orders: list = []
-        for index, value, stamp, seq in elements:
+        for index, value, stamp, seq, watermark in elements:
+            if watermark is not None and watermark > host.watermark:
+                host.fire_due(watermark, domains=(EVENT,))
             host.process(value, stamp, index)
             orders += [seq] * (len(host.out) - len(orders))
-        return self._finish(host, orders)
+        return self._finish(host, orders if seq_at is not None else None)
 
     def handleExpiredTimer(self, key, timerValues, expiredTimerInfo) -> Iterator[SparkRow]:
         """Spark fired the key's timer: fire all the key's due timers of its domain."""

@@ -3,7 +3,9 @@
 Data columns follow the stream's type (see ``records``). Optional system columns: ``__ts``
 the record's event-time timestamp, ``__key`` the pickled key of a keyed stream, ``__tag``
 the side output a record belongs to (None for the main output), ``__pid`` a chosen
-partition, ``__seq`` a record's place in its micro-batch.
+partition, ``__seq`` a record's place in its micro-batch. A bounded STREAMING input replays
+Flink's periodic watermarks (see ``runtime.arrivals``): ``__arrival`` when a record reached
+the operator after its stage, ``__wm`` the watermark it came with.
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ TS, KEY, TAG, PID = "__ts", "__key", "__tag", "__pid"
 # order of the operator's outputs, beside its layout's columns (see ``Flow.ordered_df``,
 # ``runtime.keyed_stream.KeyedProcessor``)
 SEQ, ORDER = "__seq", "__order"
+ARRIVAL, WM = "__arrival", "__wm"
 PICKLED = PickledBytesTypeInfo()
 
 
@@ -31,6 +34,8 @@ class Layout:
     tagged: bool = False
     partition_ids: bool = False  # a ``__pid`` column: the partition chosen for each record
     sequenced: bool = False  # a ``__seq`` column: each record's place in its micro-batch
+    arrival: bool = False  # an ``__arrival`` column: when the record left its stage (ms)
+    watermarks: bool = False  # a ``__wm`` column: the watermark the record came with
 
     @property
     def data_columns(self) -> List[str]:
@@ -49,6 +54,10 @@ class Layout:
             cols.append(PID)
         if self.sequenced:
             cols.append(SEQ)
+        if self.arrival:
+            cols.append(ARRIVAL)
+        if self.watermarks:
+            cols.append(WM)
         return cols
 
     def spark_schema(self):
@@ -66,6 +75,10 @@ class Layout:
             fields.append(st.StructField(PID, st.IntegerType(), True))
         if self.sequenced:
             fields.append(st.StructField(SEQ, st.LongType(), True))
+        if self.arrival:
+            fields.append(st.StructField(ARRIVAL, st.DoubleType(), True))
+        if self.watermarks:
+            fields.append(st.StructField(WM, st.LongType(), True))
         return st.StructType(fields)
 
     def arrow_schema(self) -> pa.Schema:

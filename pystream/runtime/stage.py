@@ -10,7 +10,7 @@ import contextlib
 import pickle
 import time
 from dataclasses import dataclass
-from typing import Callable, Iterator, List, Optional
+from typing import Callable, Iterator, List, Optional, Tuple
 
 import pyarrow as pa
 
@@ -27,10 +27,18 @@ from pystream.datastream.functions import (
 )
 from pystream.datastream.output_tag import OutputTag
 from pystream.runtime import records
+from pystream.runtime.arrivals import PeriodicEmission, RecordClock
 from pystream.runtime.context import NO_TIMESTAMP, StreamingRuntimeContext, TaskInfo
 from pystream.runtime.errors import operator_failure
 from pystream.runtime.key_groups import KeyPlacement
-from pystream.runtime.layout import TS, Layout, timestamps_from_arrow, timestamps_to_arrow
+from pystream.runtime.layout import (
+    ARRIVAL,
+    TS,
+    WM,
+    Layout,
+    timestamps_from_arrow,
+    timestamps_to_arrow,
+)
 from pystream.runtime.shapes import shaper
 
 MIN_WATERMARK = -(2 ** 63)
@@ -46,6 +54,9 @@ class OpSpec:
     info: TaskInfo
     output_type: Optional[TypeInformation] = None  # declared: values take its PyFlink shape
     placement: Optional[KeyPlacement] = None  # a 'key' op: where Spark sends each key
+    # a 'timestamps' op that also replays Flink's periodic watermarks (``runtime.arrivals``):
+    # (the watermark's delay, the emission interval), both in ms
+    emission: Optional[Tuple[int, int]] = None
 
 
 _METHOD = {"map": (MapFunction, "map"), "flat_map": (FlatMapFunction, "flat_map"),
@@ -250,8 +261,12 @@ class FusedStage:
         with _opened(ops):
             decode = _decoder(self.input)
             encode = self._encoder()
+            replay = _Replay.of(self)
             for batch in batches:
-                out = encode(*_run(ops, *decode(batch)))
+                if replay is None:
+                    out = encode(*_run(ops, *decode(batch)))
+                else:
+                    out = encode(*replay.run(ops, batch, *decode(batch)))
                 if out.num_rows:
                     yield out
 
@@ -306,6 +321,55 @@ def _run(ops: List[_Op], values: list, ts: Optional[list]) -> tuple:
         except Exception as e:  # noqa: BLE001 - any user error is reported
             raise operator_failure(e, op.spec.label) from None
     return values, ts, trailing, side
+
+
+class _Replay:
+    """A stage on the way of Flink's periodic watermarks over a bounded input
+    (``runtime.arrivals``): its chain runs record by record, timed; each output carries
+    when it left the stage and the watermark its record came with, which a trailing
+    assigner's ``emission`` gives."""
+
+    def __init__(self, stage: "FusedStage"):
+        self.input = stage.input
+        self.clock = RecordClock()
+        last = stage.ops[-1] if stage.ops else None
+        self.emission = PeriodicEmission(*last.emission) \
+            if last is not None and last.emission and stage.output.watermarks else None
+
+    @classmethod
+    def of(cls, stage: "FusedStage") -> Optional["_Replay"]:
+        """The replay of ``stage``, if its records carry one (an async operator runs its
+        records together: they come out without, and the watermark moves per batch)."""
+        layouts = (stage.input, stage.output)
+        if not any(layout.arrival or layout.watermarks for layout in layouts) or \
+                any(op.kind == "async" for op in stage.ops):
+            return None
+        return cls(stage)
+
+    def run(self, ops: List[_Op], batch: pa.RecordBatch, values: list,
+            ts: Optional[list]) -> tuple:
+        """``_run``, record by record: ``(values, timestamps, trailing, side, replayed)``,
+        ``replayed`` the arrival and watermark of each output."""
+        n = len(values)
+        arrived = batch.column(ARRIVAL).to_pylist() if self.input.arrival else [None] * n
+        came_with = batch.column(WM).to_pylist() if self.input.watermarks else [None] * n
+        stamps = ts if ts is not None else [None] * n
+        out, out_ts, trailing, side, arrivals, watermarks = [], [], [], [], [], []
+        leave, clock = self.clock.leave, time.perf_counter
+        for i, value in enumerate(values):
+            start = clock()
+            made, made_ts, keys, made_side = _run(ops, [value], [stamps[i]])
+            left = leave(arrived[i], (clock() - start) * 1000.0)
+            out += made
+            out_ts += made_ts if made_ts is not None else [None] * len(made)
+            trailing += keys or ()
+            side += made_side
+            arrivals += [left] * len(made)
+            watermarks += [came_with[i]] * len(made)
+        if self.emission is not None:
+            watermarks = list(map(self.emission.came_with, arrivals, out_ts))
+        keyed = any(op.spec.kind in ("key", "partition") for op in ops)
+        return out, out_ts, trailing if keyed else None, side, (arrivals, watermarks)
 
 
 EVERY_RECORD = "*"  # a branch of a RoutedStage over an untagged input
@@ -385,7 +449,8 @@ class TaggedEncoder:
         return pa.RecordBatch.from_arrays(columns, schema=self.schema)
 
     def encode(self, values: list, ts: Optional[list], trailing: Optional[list],
-               side: list) -> pa.RecordBatch:
+               side: list, replayed: Optional[tuple] = None) -> pa.RecordBatch:
+        """``replayed``: the arrival and watermark of each record, see ``_Replay``."""
         layout = self.layout
         tags: Optional[List[Optional[str]]] = None
         if layout.tagged:
@@ -410,6 +475,11 @@ class TaggedEncoder:
             columns.append(pa.array(trailing, pa.int32()))
         if layout.sequenced:
             columns.append(self._places(len(values)))
+        arrivals, watermarks = replayed or (None, None)
+        if layout.arrival:
+            columns.append(pa.array(arrivals or [None] * len(values), pa.float64()))
+        if layout.watermarks:
+            columns.append(pa.array(watermarks or [None] * len(values), pa.int64()))
         return pa.RecordBatch.from_arrays(columns, schema=self.schema)
 
     def _places(self, n: int) -> pa.Array:

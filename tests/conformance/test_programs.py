@@ -17,15 +17,7 @@ PROGRAMS = Path(__file__).resolve().parent / "programs"
 ORDERED = "# oracle: ordered"
 
 # program name -> what pystream is missing to print PyFlink's lines
-NOT_YET = {}
-
-# programs that need the watermark to pass between records of one bounded from_collection
-# source (a 2 s pause in a map): pystream reads the collection in one micro-batch, so
-# nothing fires before the later records arrive and nothing is late
-for _name in ("b05_session_windows_late_merge", "windows_allowed_lateness",
-              "timers_fire_before_later_elements"):
-    NOT_YET[_name] = "the watermark does not advance within one micro-batch: " + \
-        "a bounded collection is read at once, so nothing fires before its last record"
+NOT_YET: dict = {}
 
 
 def cases():
