@@ -43,11 +43,12 @@ class Compiler:
         self.shuffle_partitions: Optional[int] = None if self.settings.batch else max(
             (self.keyed_parallelism(n) for n in plan.nodes() if isinstance(n, graph.Keyed)),
             default=None)
-        # a STREAMING job that assigns watermarks replays Flink's periodic ones over its
-        # bounded inputs (``runtime.arrivals``)
+        # a STREAMING job with an assigner of watermarks at parallelism 1 replays Flink's
+        # periodic ones over its bounded inputs (``runtime.arrivals``)
         self.replays_watermarks = not self.settings.batch and any(
             isinstance(n, graph.AssignTimestamps) and n.strategy.has_watermarks
-            and n.strategy.timestamp_assigner is not None for n in plan.nodes())
+            and n.strategy.timestamp_assigner is not None and plan.parallelism_of(n) == 1
+            for n in plan.nodes())
         self.temp_dirs: List[str] = []  # removed when the job ends
         # the graph nodes whose functions each Python stage runs, as built (checked against
         # the plan's stages by the tests)
