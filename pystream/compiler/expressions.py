@@ -13,6 +13,7 @@ from typing import Any, Callable, Dict, List, Tuple
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 
+from pystream.compiler.collection_and_text_functions import COLLECTION_AND_TEXT_FUNCTIONS
 from pystream.errors import UnsupportedFeatureError
 from pystream.relational import expressions as ex
 from pystream.relational.resolve import type_of
@@ -167,6 +168,7 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "item": lambda a, t, r: F.element_at(a[0], a[1]),
     "array_contains": _call("array_contains"),
     "starts_with": _call("startswith"), "ends_with": _call("endswith"),
+    **COLLECTION_AND_TEXT_FUNCTIONS,
 }
 
 AGGREGATES: Dict[str, Callable[[List[Column], bool], Column]] = {

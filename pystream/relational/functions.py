@@ -174,6 +174,34 @@ _SCALAR = {
                                        type_rules.common_type(types[1::2])).not_null(),
     "cardinality": returns(INT), "element": _element, "item": _item,
     "array_contains": returns(BOOLEAN),
+    **{name: same_as(0) for name in (
+        "array_append", "array_prepend", "array_concat", "array_distinct", "array_remove",
+        "array_reverse", "array_slice", "array_sort", "array_union", "array_intersect",
+        "array_except", "map_union")},
+    "array_position": returns(INT), "array_max": _element, "array_min": _element,
+    "array_join": returns(STRING),
+    "map_keys": lambda types: _nullable_if_any(types, DataTypes.ARRAY(types[0].key_type)),
+    "map_values": lambda types: _nullable_if_any(types, DataTypes.ARRAY(types[0].value_type)),
+    "map_entries": lambda types: _nullable_if_any(types, DataTypes.ARRAY(DataTypes.ROW([
+        DataTypes.FIELD("key", types[0].key_type),
+        DataTypes.FIELD("value", types[0].value_type)]))),
+    "map_from_arrays": lambda types: _nullable_if_any(types, DataTypes.MAP(
+        types[0].element_type, types[1].element_type)),
+    # more strings
+    "split": returns(lambda: DataTypes.ARRAY(DataTypes.STRING())),
+    "translate": returns(STRING), "btrim": returns(STRING), "printf": returns(STRING),
+    "regexp_count": returns(INT), "regexp_instr": returns(INT),
+    "regexp_substr": returns(STRING, "always"),
+    "regexp_extract_all": returns(lambda: DataTypes.ARRAY(DataTypes.STRING())),
+    "url_encode": returns(STRING, "always"), "url_decode": returns(STRING, "always"),
+    "parse_url": returns(STRING, "always"),
+    "str_to_map": returns(lambda: DataTypes.MAP(DataTypes.STRING(), DataTypes.STRING())),
+    "elt": lambda types: type_rules.common_type(types[1:]).nullable(),
+    "encode": returns(DataTypes.BYTES), "decode": returns(STRING),
+    "unhex": returns(DataTypes.BYTES, "always"),
+    "is_json": returns(BOOLEAN, "never"), "json_quote": returns(STRING),
+    "json_unquote": returns(STRING),
+    "inet_aton": returns(BIGINT, "always"), "inet_ntoa": returns(STRING, "always"),
 }
 
 _AGGREGATE = ["sum", "sum0", "count", "avg", "min", "max", "stddev_pop", "stddev_samp",

@@ -50,6 +50,11 @@ class MetadataColumnConstraint(exp.Expression, exp.ColumnConstraintKind):
     arg_types = {"this": False, "virtual": False}
 
 
+def _as_written(name: str):
+    """A parser of ``name(...)`` that keeps its arguments as written (an Anonymous call)."""
+    return lambda args: exp.Anonymous(this=name, expressions=args)
+
+
 class FlinkParser(Spark.Parser):
     CONSTRAINT_PARSERS = {
         **Spark.Parser.CONSTRAINT_PARSERS,
@@ -81,6 +86,9 @@ class FlinkParser(Spark.Parser):
         # MATCH_RECOGNIZE's navigation: FIRST(A.price [, n]) / LAST(A.price [, n])
         "FIRST": lambda args: exp.Anonymous(this="FIRST", expressions=args),
         "LAST": lambda args: exp.Anonymous(this="LAST", expressions=args),
+        # Flink functions whose arguments Spark's parsing would change: its ARRAY_SORT
+        # drops a third argument, its SPLIT takes a regex, its ARRAY_SLICE counts from 0
+        **{name: _as_written(name) for name in ("ARRAY_SORT", "SPLIT", "ARRAY_SLICE")},
     }
 
     def _parse_match_recognize(self) -> Optional[exp.MatchRecognize]:

@@ -754,6 +754,15 @@ FUNCTION_NAMES = {
     "fromunixtime": "from_unixtime", "sha2": "sha2", "arraycontains": "array_contains",
     "arraysize": "cardinality", "todate": "to_date", "totimestamp": "to_timestamp",
     "strtotime": "to_timestamp", "chr": "chr", "char": "chr", "unhex": "unhex",
+    "arrayappend": "array_append", "arrayprepend": "array_prepend",
+    "arrayconcat": "array_concat", "arraydistinct": "array_distinct",
+    "arrayremove": "array_remove", "arrayreverse": "array_reverse",
+    "arrayposition": "array_position", "arraymax": "array_max", "arraymin": "array_min",
+    "arraytostring": "array_join", "arrayintersect": "array_intersect",
+    "arrayexcept": "array_except",
+    "mapkeys": "map_keys", "regexpcount": "regexp_count", "regexpsubstr": "regexp_substr",
+    "regexpinstr": "regexp_instr", "regexpextractall": "regexp_extract_all",
+    "parseurl": "parse_url", "strtomap": "str_to_map",
 }
 
 

@@ -467,6 +467,165 @@ class Expression(Generic[T]):
     def array_contains(self, needle) -> "Expression":
         return _call("array_contains", self, needle)
 
+    def array_append(self, addition) -> "Expression":
+        """The array with ``addition`` appended."""
+        return _call("array_append", self, addition)
+
+    def array_prepend(self, addition) -> "Expression":
+        """The array with ``addition`` in front."""
+        return _call("array_prepend", self, addition)
+
+    def array_concat(self, *arrays) -> "Expression":
+        """This array followed by the elements of ``arrays``."""
+        return _call("array_concat", self, *arrays)
+
+    def array_distinct(self) -> "Expression":
+        """The array without repeated elements, in the order they first appear."""
+        return _call("array_distinct", self)
+
+    def array_remove(self, needle) -> "Expression":
+        """The array without the elements equal to ``needle``."""
+        return _call("array_remove", self, needle)
+
+    def array_reverse(self) -> "Expression":
+        return _call("array_reverse", self)
+
+    def array_position(self, needle) -> "Expression":
+        """The 1-based position of ``needle``'s first occurrence, 0 if it is not there."""
+        return _call("array_position", self, needle)
+
+    def array_max(self) -> "Expression":
+        return _call("array_max", self)
+
+    def array_min(self) -> "Expression":
+        return _call("array_min", self)
+
+    def array_join(self, delimiter, null_replacement=None) -> "Expression":
+        """The elements joined by ``delimiter``; NULL elements left out, or replaced."""
+        extra = () if null_replacement is None else (null_replacement,)
+        return _call("array_join", self, delimiter, *extra)
+
+    def array_slice(self, start_offset, end_offset=None) -> "Expression":
+        """The elements from ``start_offset`` to ``end_offset`` (1-based, inclusive;
+        negative offsets count from the end)."""
+        extra = () if end_offset is None else (end_offset,)
+        return _call("array_slice", self, start_offset, *extra)
+
+    def array_sort(self, ascending_order=None, null_first=None) -> "Expression":
+        """The array sorted (ascending, NULLs first, unless told otherwise)."""
+        extra = () if ascending_order is None else (ascending_order,)
+        extra += () if null_first is None else (null_first,)
+        return _call("array_sort", self, *extra)
+
+    def array_union(self, array) -> "Expression":
+        return _call("array_union", self, array)
+
+    def array_intersect(self, array) -> "Expression":
+        return _call("array_intersect", self, array)
+
+    def array_except(self, array) -> "Expression":
+        return _call("array_except", self, array)
+
+    def split(self, delimiter) -> "Expression":
+        """The string split at each ``delimiter`` (taken literally) into an array."""
+        return _call("split", self, delimiter)
+
+    @property
+    def map_keys(self) -> "Expression":
+        return _call("map_keys", self)
+
+    @property
+    def map_values(self) -> "Expression":
+        return _call("map_values", self)
+
+    @property
+    def map_entries(self) -> "Expression":
+        """The map's entries as an array of (key, value) rows."""
+        return _call("map_entries", self)
+
+    def map_union(self, *maps) -> "Expression":
+        """The union of this map and ``maps``: a later map's value wins for a key."""
+        return _call("map_union", self, *maps)
+
+    # more strings, JSON and network addresses
+    def translate(self, from_str, to_str) -> "Expression":
+        """Each character of ``from_str`` replaced by the one at its place in ``to_str``
+        (removed where ``to_str`` is shorter)."""
+        return _call("translate", self, from_str, to_str)
+
+    def btrim(self, trim_str=None) -> "Expression":
+        """The string without the characters of ``trim_str`` (a space) at both ends."""
+        return _call("btrim", self, " " if trim_str is None else trim_str)
+
+    def regexp_count(self, regex) -> "Expression":
+        return _call("regexp_count", self, regex)
+
+    def regexp_extract_all(self, regex, extract_index=None) -> "Expression":
+        extra = () if extract_index is None else (extract_index,)
+        return _call("regexp_extract_all", self, regex, *extra)
+
+    def regexp_instr(self, regex) -> "Expression":
+        """The 1-based position of ``regex``'s first match, 0 if none."""
+        return _call("regexp_instr", self, regex)
+
+    def regexp_substr(self, regex) -> "Expression":
+        """The first match of ``regex``, NULL if none."""
+        return _call("regexp_substr", self, regex)
+
+    def url_encode(self) -> "Expression":
+        return _call("url_encode", self)
+
+    def url_decode(self) -> "Expression":
+        return _call("url_decode", self)
+
+    def parse_url(self, part_to_extract, key=None) -> "Expression":
+        """A part of the URL (HOST, PATH, QUERY, REF, PROTOCOL, FILE, AUTHORITY, USERINFO);
+        with ``key`` the value of that query parameter."""
+        extra = () if key is None else (key,)
+        return _call("parse_url", self, part_to_extract, *extra)
+
+    def str_to_map(self, list_delimiter=None, key_value_delimiter=None) -> "Expression":
+        """A map of the string's pairs (regex delimiters, ',' and '=' by default)."""
+        return _call("str_to_map", self, "," if list_delimiter is None else list_delimiter,
+                     "=" if key_value_delimiter is None else key_value_delimiter)
+
+    def printf(self, *obj) -> "Expression":
+        """This format string (Java's ``String.format``) applied to ``obj``."""
+        return _call("printf", self, *obj)
+
+    def elt(self, expr, *exprs) -> "Expression":
+        """The index-th (this expression, 1-based) of ``expr, *exprs``; NULL if none."""
+        return _call("elt", self, expr, *exprs)
+
+    def encode(self, charset) -> "Expression":
+        return _call("encode", self, charset)
+
+    def decode(self, charset) -> "Expression":
+        return _call("decode", self, charset)
+
+    @property
+    def unhex(self) -> "Expression":
+        return _call("unhex", self)
+
+    def is_json(self, json_type: "JsonType" = None) -> "Expression":
+        """Whether the string is valid JSON (of ``json_type``); FALSE for NULL."""
+        extra = () if json_type is None else (json_type,)
+        return _call("is_json", self, *extra)
+
+    def json_quote(self) -> "Expression":
+        return _call("json_quote", self)
+
+    def json_unquote(self) -> "Expression":
+        return _call("json_unquote", self)
+
+    def inet_aton(self) -> "Expression":
+        """The number of a dotted IPv4 address, NULL if it is not one."""
+        return _call("inet_aton", self)
+
+    def inet_ntoa(self) -> "Expression":
+        """The dotted IPv4 address of a number."""
+        return _call("inet_ntoa", self)
+
 
 def _window_ref(expr: Expression) -> ex.Expr:
     node = expr._node

@@ -21,7 +21,8 @@ __all__ = [
     "col", "lit", "range_", "and_", "or_", "not_", "current_date", "current_time",
     "current_timestamp", "current_watermark", "local_time", "local_timestamp", "to_date",
     "to_timestamp", "to_timestamp_ltz", "date_format", "timestamp_diff", "from_unixtime",
-    "unix_timestamp", "array", "row", "map_", "row_interval", "pi", "e", "rand", "rand_integer",
+    "unix_timestamp", "array", "row", "map_", "map_from_arrays", "row_interval", "pi", "e",
+    "rand", "rand_integer",
     "atan2", "negative", "concat", "concat_ws", "uuid", "null_of", "log", "source_watermark",
     "if_then_else", "coalesce", "with_columns", "without_columns", "with_all_columns", "call",
     "call_sql", "UNBOUNDED_ROW", "UNBOUNDED_RANGE", "CURRENT_ROW", "CURRENT_RANGE",
@@ -147,6 +148,11 @@ def row(head, *tail) -> Expression:
 
 def map_(key, value, *tail) -> Expression:
     return _call("map", key, value, *tail)
+
+
+def map_from_arrays(key, value) -> Expression:
+    """A map of the keys in array ``key`` to the values at the same places of ``value``."""
+    return _call("map_from_arrays", key, value)
 
 
 def row_interval(rows: int) -> Expression:

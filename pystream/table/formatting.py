@@ -85,14 +85,14 @@ def flink_string(value, data_type: T.DataType, null: str = NULL) -> str:
         years, months = divmod(abs(int(value)), 12)
         return "%s%d-%02d" % ("-" if value < 0 else "+", years, months)
     if isinstance(value, dict):
-        return _map_text(value, data_type, lambda v, t: flink_string(v, t, "null"))
+        return _map_text(value, data_type, lambda v, t: flink_string(v, t, "NULL"))
     if isinstance(value, (list, tuple)) and not hasattr(value, "get_row_kind"):
         element = getattr(data_type, "element_type", None)
-        return "[%s]" % ", ".join(flink_string(v, element, "null") for v in value)
+        return "[%s]" % ", ".join(flink_string(v, element, "NULL") for v in value)
     if hasattr(value, "get_row_kind"):  # a Row
         fields = getattr(data_type, "fields", None) or []
         types = [f.data_type for f in fields] or [None] * len(value)
-        return "(%s)" % ", ".join(flink_string(v, t, "null") for v, t in zip(value, types))
+        return "(%s)" % ", ".join(flink_string(v, t, "NULL") for v, t in zip(value, types))
     return str(value)
 
 

@@ -1,0 +1,160 @@
+"""Array, map, string, JSON and network functions -> Spark columns, as Flink computes them.
+
+Part of ``compiler.expressions.SPARK_FUNCTIONS`` (same signature: argument columns, their
+Flink types, the result's type). Where Spark's function of the same name differs (duplicate
+map keys are an error, ANSI mode raises on a bad URL or index, a split takes a regex) the
+translation does what Flink does: Flink returns NULL or lets the last key win.
+"""
+from __future__ import annotations
+
+from typing import Callable, Dict, List
+
+from pyspark.sql import Column
+from pyspark.sql import functions as F
+
+from pystream.errors import UnsupportedFeatureError
+
+
+def _call(name: str) -> Callable:
+    return lambda args, types, result: F.call_function(name, *args)
+
+
+def _empty_like(array: Column) -> Column:
+    """An empty array of ``array``'s type."""
+    return F.filter(array, lambda x: F.lit(False))
+
+
+def _array_slice(args: List[Column], types, result) -> Column:
+    """ARRAY_SLICE(array, start[, end]): 1-based and inclusive, 0 is the first element,
+    negative offsets count from the end; out of bounds, empty."""
+    array = args[0]
+    size = F.size(array)
+
+    def position(offset: Column) -> Column:
+        return F.when(offset < 0, size + offset + 1).when(offset == 0, 1).otherwise(offset)
+
+    start = F.greatest(position(args[1]), F.lit(1))
+    end = F.least(position(args[2]), size) if len(args) > 2 else size
+    return F.when(start > end, _empty_like(array)).otherwise(
+        F.slice(array, start, end - start + 1))
+
+
+def _array_sort(args: List[Column], types, result) -> Column:
+    """ARRAY_SORT(array[, ascending[, nulls_first]]): nulls first when ascending."""
+    array = args[0]
+    ascending = args[1] if len(args) > 1 else F.lit(True)
+    nulls_first = args[2] if len(args) > 2 else ascending
+    values = F.filter(array, lambda x: x.isNotNull())
+    nulls = F.filter(array, lambda x: x.isNull())
+    ordered = F.when(ascending, F.sort_array(values, True)).otherwise(F.sort_array(values, False))
+    return F.when(nulls_first, F.concat(nulls, ordered)).otherwise(F.concat(ordered, nulls))
+
+
+def _map_union(args: List[Column], types, result) -> Column:
+    """MAP_UNION(map, ...): a key of a later map replaces the same key of an earlier one."""
+    def without_keys_of(earlier: Column, later: Column) -> Column:
+        keys = F.map_keys(later)
+        return F.map_filter(earlier, lambda k, v: ~F.array_contains(keys, k))
+
+    union = args[0]  # in Flink's order: a later map's entries first
+    for later in args[1:]:
+        union = F.map_concat(later, without_keys_of(union, later))
+    return union
+
+
+def _split(args: List[Column], types, result) -> Column:
+    """SPLIT(string, delimiter): the delimiter taken literally, trailing empty strings kept."""
+    string, delimiter = args
+    return F.split(string, F.concat(F.lit("\\Q"), delimiter, F.lit("\\E")), -1)
+
+
+def _str_to_map(args: List[Column], types, result) -> Column:
+    """STR_TO_MAP(string[, pair delimiter ',', key-value delimiter '=']): both regexes; a
+    later pair replaces an earlier one of the same key."""
+    string = args[0]
+    pairs = args[1] if len(args) > 1 else F.lit(",")
+    separator = args[2] if len(args) > 2 else F.lit("=")
+    empty = F.create_map().cast("map<string,string>")
+
+    def add(acc: Column, pair: Column) -> Column:
+        parts = F.split(pair, separator, 2)
+        key, value = F.get(parts, 0), F.get(parts, 1)
+        return F.map_concat(F.map_filter(acc, lambda k, v: k != key), F.create_map(key, value))
+
+    return F.when(string.isNotNull(), F.aggregate(F.split(string, pairs, -1), empty, add))
+
+
+def _elt(args: List[Column], types, result) -> Column:
+    """ELT(index, expr, ...): the index-th expression, NULL when out of range."""
+    index, choices = args[0], args[1:]
+    return F.when((index >= 1) & (index <= len(choices)), F.element_at(F.array(*choices), index))
+
+
+def _is_json(args: List[Column], types, result) -> Column:
+    """IS_JSON(string[, VALUE | SCALAR | ARRAY | OBJECT]): FALSE for NULL."""
+    string = args[0]
+    kind = args[1] if len(args) > 1 else "VALUE"  # a JsonType's name
+    valid = F.try_parse_json(string).isNotNull()
+    first = F.substring(F.ltrim(string), 1, 1)
+    shape = {"VALUE": F.lit(True), "OBJECT": first == "{", "ARRAY": first == "[",
+             "SCALAR": ~first.isin("{", "[")}
+    if kind not in shape:
+        raise UnsupportedFeatureError("IS_JSON of type %s" % kind)
+    return F.coalesce(valid & shape[kind], F.lit(False))
+
+
+def _json_quote(args: List[Column], types, result) -> Column:
+    """JSON_QUOTE(string): a JSON string literal, Flink's escapes (also '/' as '\\/')."""
+    string = args[0]
+    quoted = F.to_json(F.array(string))
+    quoted = F.substring(quoted, F.lit(2), F.length(quoted) - 2)
+    return F.when(string.isNotNull(), F.replace(quoted, F.lit("/"), F.lit("\\/")))
+
+
+def _json_unquote(args: List[Column], types, result) -> Column:
+    """JSON_UNQUOTE(string): the value of a JSON string literal; anything else as it is."""
+    string = args[0]
+    literal = string.startswith('"') & string.endswith('"') & (F.length(string) >= 2)
+    value = F.get_json_object(F.concat(F.lit("["), string, F.lit("]")), "$[0]")
+    return F.when(literal, F.coalesce(value, string)).otherwise(string)
+
+
+def _inet_aton(args: List[Column], types, result) -> Column:
+    """INET_ATON(string): a dotted IPv4 address as a number; NULL if it is not one."""
+    parts = F.split(args[0], "\\.", -1)
+    valid = (F.size(parts) == 4) & F.forall(
+        parts, lambda p: p.rlike("^[0-9]{1,3}$") & (p.cast("int") <= 255))
+    number = F.aggregate(parts, F.lit(0).cast("bigint"),
+                         lambda acc, p: acc * 256 + p.cast("bigint"))
+    return F.when(valid, number)
+
+
+def _inet_ntoa(args: List[Column], types, result) -> Column:
+    """INET_NTOA(number): the dotted IPv4 address of a number in [0, 2^32)."""
+    number = args[0].cast("bigint")
+    octets = [F.shiftright(number, shift).bitwiseAND(255) for shift in (24, 16, 8, 0)]
+    return F.when((number >= 0) & (number < 2 ** 32), F.concat_ws(".", *octets))
+
+
+COLLECTION_AND_TEXT_FUNCTIONS: Dict[str, Callable] = {
+    "array_append": _call("array_append"), "array_prepend": _call("array_prepend"),
+    "array_concat": _call("concat"), "array_distinct": _call("array_distinct"),
+    "array_remove": _call("array_remove"), "array_reverse": _call("reverse"),
+    "array_position": _call("array_position"), "array_max": _call("array_max"),
+    "array_min": _call("array_min"), "array_join": _call("array_join"),
+    "array_union": _call("array_union"), "array_intersect": _call("array_intersect"),
+    "array_except": _call("array_except"), "array_slice": _array_slice,
+    "array_sort": _array_sort,
+    "map_keys": _call("map_keys"), "map_values": _call("map_values"),
+    "map_entries": _call("map_entries"), "map_union": _map_union,
+    "map_from_arrays": _call("map_from_arrays"),
+    "split": _split, "translate": _call("translate"), "btrim": _call("btrim"),
+    "regexp_count": _call("regexp_count"), "regexp_substr": _call("regexp_substr"),
+    "regexp_instr": _call("regexp_instr"), "regexp_extract_all": _call("regexp_extract_all"),
+    "url_encode": _call("url_encode"), "url_decode": _call("try_url_decode"),
+    "parse_url": _call("try_parse_url"), "str_to_map": _str_to_map,
+    "printf": _call("printf"), "elt": _elt,
+    "encode": _call("encode"), "decode": _call("decode"), "unhex": _call("unhex"),
+    "is_json": _is_json, "json_quote": _json_quote, "json_unquote": _json_unquote,
+    "inet_aton": _inet_aton, "inet_ntoa": _inet_ntoa,
+}
