@@ -8,7 +8,8 @@ from importlib import import_module
 _EXPORTS = {
     "DataType": "types", "DataTypes": "types", "RowType": "types", "RowField": "types",
     "TableEnvironment": "table_environment", "StreamTableEnvironment": "table_environment",
-    "StatementSet": "table_environment", "EnvironmentSettings": "environment_settings",
+    "StatementSet": "statement_set", "TablePipeline": "table_pipeline",
+    "EnvironmentSettings": "environment_settings",
     "TableConfig": "table_config", "Table": "table", "GroupedTable": "table",
     "GroupWindowedTable": "table", "WindowGroupedTable": "table",
     "OverWindowedTable": "table", "TableResult": "table_result",

@@ -13,7 +13,7 @@ from pystream.util.exceptions import (
     ValidationException,
 )
 
-__all__ = ["ObjectPath", "CatalogTable", "CatalogView", "CatalogManager"]
+__all__ = ["ObjectPath", "ObjectIdentifier", "CatalogTable", "CatalogView", "CatalogManager"]
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,41 @@ class ObjectPath:
 
     def __str__(self) -> str:
         return "`%s`.`%s`.`%s`" % (self.catalog, self.database, self.name)
+
+
+@dataclass(frozen=True)
+class ObjectIdentifier:
+    """A table's full name: catalog, database and object (as ``get_sink_identifier()``
+    gives it); its text is back-quoted, ``as_summary_string()`` is not."""
+
+    catalog_name: str
+    database_name: str
+    object_name: str
+
+    @staticmethod
+    def of(catalog_name: str, database_name: str, object_name: str) -> "ObjectIdentifier":
+        return ObjectIdentifier(catalog_name, database_name, object_name)
+
+    def get_catalog_name(self) -> str:
+        return self.catalog_name
+
+    def get_database_name(self) -> str:
+        return self.database_name
+
+    def get_object_name(self) -> str:
+        return self.object_name
+
+    def to_list(self) -> List[str]:
+        return [self.catalog_name, self.database_name, self.object_name]
+
+    def as_serializable_string(self) -> str:
+        return ".".join("`%s`" % part.replace("`", "``") for part in self.to_list())
+
+    def as_summary_string(self) -> str:
+        return ".".join(self.to_list())
+
+    def __str__(self) -> str:
+        return self.as_serializable_string()
 
 
 @dataclass(frozen=True)

@@ -247,6 +247,10 @@ class Table:
     def explain(self, *extra_details) -> str:
         return self._t_env._explain(self._rel)
 
+    def print_explain(self, *extra_details) -> None:
+        """Prints ``explain()``."""
+        print(self.explain(*extra_details))
+
     # running
     def execute(self) -> "TableResult":
         """Runs the query; its rows come from ``collect()`` or ``print()`` of the result."""
@@ -255,6 +259,13 @@ class Table:
     def execute_insert(self, table_path_or_descriptor, overwrite: bool = False) -> "TableResult":
         """Writes the rows into a registered table (or one described by a TableDescriptor)."""
         return self._t_env._execute_insert(self._rel, table_path_or_descriptor, overwrite)
+
+    def insert_into(self, table_path_or_descriptor, overwrite: bool = False):
+        """An INSERT of the rows into a registered table (or one a TableDescriptor
+        describes), not yet run: ``execute()`` it, or add it to a StatementSet."""
+        from pystream.table.table_pipeline import TablePipeline
+
+        return TablePipeline(self, table_path_or_descriptor, overwrite)
 
     def to_pandas(self):
         """The rows as a pandas DataFrame (the final rows of an updating table)."""

@@ -18,10 +18,11 @@ from pystream.relational.schema import Field, Schema
 from pystream.table.catalog import CatalogManager, CatalogTable, CatalogView
 from pystream.table.environment_settings import EnvironmentSettings
 from pystream.table.schema import Schema as DeclaredSchema
+from pystream.table.statement_set import StatementSet
 from pystream.table.table import Table
 from pystream.table.table_config import TableConfig
 from pystream.table.table_descriptor import TableDescriptor
-from pystream.table.table_result import JobClients, TableResult
+from pystream.table.table_result import TableResult
 from pystream.table.types import (
     DataType,
     DataTypes,
@@ -401,6 +402,23 @@ class StreamTableEnvironment(TableEnvironment):
     def to_append_stream(self, table: Table, type_info=None):
         return self._to_stream(table, changelog=False)
 
+    def to_retract_stream(self, table: Table, type_info=None):
+        """The table's changes as ``(flag, row)`` tuples: True adds the row (+I, +U), False
+        retracts it (-U, -D)."""
+        from pystream.common.typeinfo import RowTypeInfo, Types
+        from pystream.common.types import Row, RowKind
+
+        adds = (RowKind.INSERT, RowKind.UPDATE_AFTER)
+        changes = self._to_stream(table, changelog=True)
+        row_type = type_info if type_info is not None else changes.get_type()
+        names = row_type.get_field_names() if isinstance(row_type, RowTypeInfo) else None
+
+        def flagged(row: Row) -> tuple:
+            kind = row.get_row_kind()
+            return kind in adds, Row._make(list(row), names, kind) if names else row
+
+        return changes.map(flagged, Types.TUPLE([Types.BOOLEAN(), row_type]))
+
     def _to_stream(self, table: Table, changelog: bool):
         from pystream.common.typeinfo import Types
         from pystream.datastream import StreamExecutionEnvironment
@@ -477,41 +495,6 @@ def _with_declared_columns(rel: ops.Rel, declared: DeclaredSchema) -> ops.Rel:
 def _is_batch_env(env) -> bool:
     mode = getattr(env, "_runtime_mode", None)
     return str(mode).upper().endswith("BATCH")
-
-
-class StatementSet:
-    """Several INSERTs run as one job (``add_insert_sql``, ``add_insert``, ``execute``)."""
-
-    def __init__(self, t_env: TableEnvironment):
-        self._t_env = t_env
-        self._inserts: List[Any] = []
-
-    def add_insert_sql(self, stmt: str) -> "StatementSet":
-        from pystream.sql import statements
-
-        self._inserts.append(statements.insert_plan(self._t_env, stmt))
-        return self
-
-    def add_insert(self, target_path_or_descriptor, table: Table,
-                   overwrite: bool = False) -> "StatementSet":
-        self._inserts.append((table._rel, target_path_or_descriptor, overwrite))
-        return self
-
-    def explain(self, *extra_details) -> str:
-        return "\n".join(self._t_env._explain(rel) for rel, _, _ in self._inserts)
-
-    def execute(self) -> TableResult:
-        results = [self._t_env._execute_insert(rel, target, overwrite)
-                   for rel, target, overwrite in self._inserts]
-        self._inserts = []
-        names = [n for r in results for n in r.get_table_schema().get_field_names()]
-        values = tuple(v for r in results for row in r.collect() for v in row)
-        result = TableResult.of_rows(names, [DataTypes.BIGINT().not_null()] * len(names),
-                                     [values])
-        clients = [r.get_job_client() for r in results if r.get_job_client() is not None]
-        if clients:  # streaming INSERTs: wait() waits for all of them
-            result._job_client = JobClients(clients)
-        return result
 
 
 # -- helpers ---------------------------------------------------------------------------------

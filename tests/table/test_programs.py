@@ -15,7 +15,11 @@ ROOT = Path(__file__).resolve().parents[2]
 DIRECTORIES = [ROOT / "tests" / "table" / "programs", ROOT / "tests" / "sql" / "programs"]
 
 # program name -> what pystream is missing to print PyFlink's lines
-NOT_YET: dict = {}
+NOT_YET: dict = {
+    "retract_stream_print":
+        "a ROW inside a TUPLE loses its row kind where the tuple crosses Spark as columns: "
+        "Java's text of each (flag, row) of a retract stream shows +I for every change",
+}
 
 
 def cases():
