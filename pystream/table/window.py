@@ -3,14 +3,19 @@ PyFlink's ``pyflink.table.window``: builders whose final ``alias(...)`` gives th
 from __future__ import annotations
 
 import datetime
-from typing import Optional, Union
+from dataclasses import replace
+from typing import Union
 
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.table.expression import Expression, to_node
 from pystream.util.exceptions import ValidationException
 
-__all__ = ["Tumble", "Slide", "Session", "Over", "GroupWindow", "OverWindow"]
+__all__ = ["Tumble", "Slide", "Session", "Over", "GroupWindow", "OverWindow", "TumbleWithSize",
+           "TumbleWithSizeOnTime", "SlideWithSize", "SlideWithSizeAndSlide",
+           "SlideWithSizeAndSlideOnTime", "SessionWithGap", "SessionWithGapOnTime",
+           "OverWindowPartitioned", "OverWindowPartitionedOrdered",
+           "OverWindowPartitionedOrderedPreceding"]
 
 
 def _field_name(time_field) -> str:
@@ -45,57 +50,80 @@ class GroupWindow:
         self._window = window
 
 
+class _Described:
+    """A group window being described: the fields of its ``ops.GroupWindow`` so far. Each
+    step returns a new description of the next class, as PyFlink's builders do."""
+
+    def __init__(self, **spec):
+        self._spec = spec
+
+    def _next(self, cls, **more):
+        return cls(**self._spec, **more)
+
+
+class _OnTime(_Described):
+    def alias(self, alias: str) -> GroupWindow:
+        return GroupWindow(ops.GroupWindow(alias=_name(alias), **self._spec))
+
+
 class Tumble:
     """Tumbling windows: ``Tumble.over(lit(10).minutes).on(col('ts')).alias('w')``."""
 
     @classmethod
-    def over(cls, size: Union[str, Expression]) -> "_Windowed":
+    def over(cls, size: Union[str, Expression]) -> "TumbleWithSize":
         millis, rows = _size(size)
-        return _Windowed(kind="tumble", size=millis, rows=rows)
+        return TumbleWithSize(kind="tumble", size=millis, rows=rows)
+
+
+class TumbleWithSize(_Described):
+    def on(self, time_field: Union[str, Expression]) -> "TumbleWithSizeOnTime":
+        return self._next(TumbleWithSizeOnTime, time_field=_field_name(time_field))
+
+
+class TumbleWithSizeOnTime(_OnTime):
+    pass
 
 
 class Slide:
     """Sliding windows: ``Slide.over(lit(10).minutes).every(lit(5).minutes).on(...).alias(...)``."""
 
     @classmethod
-    def over(cls, size: Union[str, Expression]) -> "_SlideWithSize":
+    def over(cls, size: Union[str, Expression]) -> "SlideWithSize":
         millis, rows = _size(size)
-        return _SlideWithSize(millis, rows)
+        return SlideWithSize(kind="slide", size=millis, rows=rows)
+
+
+class SlideWithSize(_Described):
+    def every(self, slide: Union[str, Expression]) -> "SlideWithSizeAndSlide":
+        millis, _ = _size(slide)
+        return self._next(SlideWithSizeAndSlide, slide=millis)
+
+
+class SlideWithSizeAndSlide(_Described):
+    def on(self, time_field: Union[str, Expression]) -> "SlideWithSizeAndSlideOnTime":
+        return self._next(SlideWithSizeAndSlideOnTime, time_field=_field_name(time_field))
+
+
+class SlideWithSizeAndSlideOnTime(_OnTime):
+    pass
 
 
 class Session:
     """Session windows: ``Session.with_gap(lit(10).minutes).on(col('ts')).alias('w')``."""
 
     @classmethod
-    def with_gap(cls, gap: Union[str, Expression]) -> "_Windowed":
+    def with_gap(cls, gap: Union[str, Expression]) -> "SessionWithGap":
         millis, _ = _size(gap)
-        return _Windowed(kind="session", gap=millis)
+        return SessionWithGap(kind="session", gap=millis)
 
 
-class _SlideWithSize:
-    def __init__(self, size: int, rows: bool):
-        self._size = size
-        self._rows = rows
-
-    def every(self, slide: Union[str, Expression]) -> "_Windowed":
-        millis, _ = _size(slide)
-        return _Windowed(kind="slide", size=self._size, slide=millis, rows=self._rows)
+class SessionWithGap(_Described):
+    def on(self, time_field: Union[str, Expression]) -> "SessionWithGapOnTime":
+        return self._next(SessionWithGapOnTime, time_field=_field_name(time_field))
 
 
-class _Windowed:
-    def __init__(self, **spec):
-        self._spec = spec
-        self._time_field: Optional[str] = None
-
-    def on(self, time_field: Union[str, Expression]) -> "_Windowed":
-        self._time_field = _field_name(time_field)
-        return self
-
-    def alias(self, alias: str) -> GroupWindow:
-        if self._time_field is None:
-            raise ValidationException("A group window needs a time field: call on(...) first.")
-        return GroupWindow(ops.GroupWindow(time_field=self._time_field, alias=_name(alias),
-                                           **self._spec))
+class SessionWithGapOnTime(_OnTime):
+    pass
 
 
 def _name(alias) -> str:
@@ -115,46 +143,44 @@ class Over:
     UNBOUNDED_RANGE).alias('w')``."""
 
     @classmethod
-    def order_by(cls, order_by) -> "_OverOrdered":
-        return _OverOrdered((), order_by)
+    def order_by(cls, order_by) -> "OverWindowPartitionedOrdered":
+        return OverWindowPartitioned(()).order_by(order_by)
 
     @classmethod
-    def partition_by(cls, *partition_by) -> "_OverPartitioned":
-        return _OverPartitioned(tuple(to_node(p) for p in partition_by))
+    def partition_by(cls, *partition_by) -> "OverWindowPartitioned":
+        return OverWindowPartitioned(tuple(to_node(p) for p in partition_by))
 
 
-class _OverPartitioned:
-    def __init__(self, partition_by):
+class OverWindowPartitioned:
+    def __init__(self, partition_by: tuple):
         self._partition_by = partition_by
 
-    def order_by(self, order_by) -> "_OverOrdered":
-        return _OverOrdered(self._partition_by, order_by)
-
-
-class _OverOrdered:
-    def __init__(self, partition_by, order_by):
+    def order_by(self, order_by) -> "OverWindowPartitionedOrdered":
         node = to_node(order_by)
-        self._window = ops.OverWindow(
-            partition_by=partition_by,
+        return OverWindowPartitionedOrdered(ops.OverWindow(
+            partition_by=self._partition_by,
             order_by=(node if isinstance(node, ex.Ordering) else ex.Ordering(node),),
-            rows=False, preceding=None, following=0)
+            rows=False, preceding=None, following=0))
 
-    def preceding(self, preceding) -> "_OverOrdered":
-        amount, rows = _size(preceding)
-        self._window = ops.OverWindow(partition_by=self._window.partition_by,
-                                      order_by=self._window.order_by, rows=rows,
-                                      preceding=amount, following=0)
-        return self
 
-    def following(self, following) -> "_OverOrdered":
-        amount, _ = _size(following)
-        self._window = ops.OverWindow(partition_by=self._window.partition_by,
-                                      order_by=self._window.order_by, rows=self._window.rows,
-                                      preceding=self._window.preceding, following=amount)
-        return self
+class _OverDescribed:
+    """An over window being described: its ``ops.OverWindow`` so far."""
+
+    def __init__(self, window: ops.OverWindow):
+        self._window = window
 
     def alias(self, alias: str) -> OverWindow:
-        w = self._window
-        return OverWindow(ops.OverWindow(partition_by=w.partition_by, order_by=w.order_by,
-                                         rows=w.rows, preceding=w.preceding,
-                                         following=w.following, alias=_name(alias)))
+        return OverWindow(replace(self._window, alias=_name(alias)))
+
+
+class OverWindowPartitionedOrdered(_OverDescribed):
+    def preceding(self, preceding) -> "OverWindowPartitionedOrderedPreceding":
+        amount, rows = _size(preceding)
+        return OverWindowPartitionedOrderedPreceding(
+            replace(self._window, rows=rows, preceding=amount))
+
+
+class OverWindowPartitionedOrderedPreceding(_OverDescribed):
+    def following(self, following) -> "OverWindowPartitionedOrderedPreceding":
+        amount, _ = _size(following)
+        return OverWindowPartitionedOrderedPreceding(replace(self._window, following=amount))
