@@ -18,7 +18,8 @@ _EXPORTS = {
     "FormatDescriptor": "table_descriptor", "Expression": "expression",
     "ExplainDetail": "explain_detail", "FunctionContext": "udf", "ScalarFunction": "udf",
     "TableFunction": "udf", "AggregateFunction": "udf", "TableAggregateFunction": "udf",
-    "AsyncScalarFunction": "udf",
+    "AsyncScalarFunction": "udf", "DataView": "data_view", "ListView": "data_view",
+    "MapView": "data_view",
 }
 
 __all__ = sorted(_EXPORTS) + ["Row", "RowKind"]

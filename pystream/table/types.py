@@ -32,7 +32,8 @@ __all__ = [
     "BinaryType", "VarBinaryType", "BooleanType", "TinyIntType", "SmallIntType", "IntType",
     "BigIntType", "FloatType", "DoubleType", "DecimalType", "DateType", "TimeType",
     "TimestampType", "LocalZonedTimestampType", "YearMonthIntervalType", "DayTimeIntervalType",
-    "ArrayType", "MapType", "MultisetType", "Resolution", "infer_data_type",
+    "ArrayType", "MapType", "MultisetType", "ListViewType", "MapViewType", "Resolution",
+    "infer_data_type",
 ]
 
 MAX_LENGTH = 0x7FFFFFFF
@@ -524,6 +525,36 @@ class MapType(DataType):
         return Types.MAP(self.key_type.to_type_info(), self.value_type.to_type_info())
 
 
+class ListViewType(DataType):
+    """The type of a ``ListView`` in an aggregate function's accumulator (only there)."""
+
+    def __init__(self, element_type: DataType):
+        super().__init__(False)
+        self.element_type = element_type
+
+    def __repr__(self):
+        return "ListViewType(%r)" % (self.element_type,)
+
+    def sql_text(self) -> str:
+        return "LIST_VIEW<%s>" % self.element_type.summary_string()
+
+
+class MapViewType(DataType):
+    """The type of a ``MapView`` in an aggregate function's accumulator (only there)."""
+
+    def __init__(self, key_type: DataType, value_type: DataType):
+        super().__init__(False)
+        self.key_type = key_type
+        self.value_type = value_type
+
+    def __repr__(self):
+        return "MapViewType(%r, %r)" % (self.key_type, self.value_type)
+
+    def sql_text(self) -> str:
+        return "MAP_VIEW<%s, %s>" % (self.key_type.summary_string(),
+                                     self.value_type.summary_string())
+
+
 class RowField:
     """A named field of a ROW type."""
 
@@ -707,6 +738,16 @@ class DataTypes:
     @staticmethod
     def MULTISET(element_type: DataType, nullable: bool = True) -> MultisetType:
         return MultisetType(element_type, nullable)
+
+    @staticmethod
+    def LIST_VIEW(element_type: DataType) -> ListViewType:
+        """The type of a ``ListView`` (only in an aggregate function's accumulator type)."""
+        return ListViewType(element_type)
+
+    @staticmethod
+    def MAP_VIEW(key_type: DataType, value_type: DataType) -> MapViewType:
+        """The type of a ``MapView`` (only in an aggregate function's accumulator type)."""
+        return MapViewType(key_type, value_type)
 
     @staticmethod
     def FIELD(name: str, data_type: DataType, description: Optional[str] = None) -> RowField:
