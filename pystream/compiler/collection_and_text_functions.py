@@ -119,6 +119,39 @@ def _json_unquote(args: List[Column], types, result) -> Column:
     return F.when(literal, F.coalesce(value, string)).otherwise(string)
 
 
+def _json_text(value: Column) -> Column:
+    """The JSON text of a value (NULL for NULL; a VARIANT, a JSON value inside another,
+    as it is): Spark's JSON writer's, the value of a one-field object."""
+    text = F.to_json(F.struct(value.alias("v")), {"ignoreNullFields": "false"})
+    return F.when(value.isNotNull(), F.substring(text, F.lit(6), F.length(text) - 6))
+
+
+def _json_key(key: Column) -> Column:
+    text = F.to_json(F.array(key))
+    return F.substring(text, F.lit(2), F.length(text) - 2)
+
+
+def _json_object(args: list, types, result) -> Column:
+    """JSON_OBJECT(on_null, key, value, ...): members in the order given (the call sorts
+    its keys, see ``relational.functions.json_object``); a NULL value written as null (NULL
+    ON NULL) or left out (ABSENT ON NULL)."""
+    on_null, pairs = args[0], list(zip(args[1::2], args[2::2]))
+    members = [F.when(value.isNotNull(),
+                      F.concat(_json_key(key), F.lit(":"), _json_text(value)))
+               .otherwise(F.concat(_json_key(key), F.lit(":null")) if on_null == "NULL"
+                          else F.lit(None))
+               for key, value in pairs]
+    return F.concat(F.lit("{"), F.concat_ws(",", *members), F.lit("}"))
+
+
+def _json_array(args: list, types, result) -> Column:
+    """JSON_ARRAY(on_null, value, ...): NULL values left out (ABSENT ON NULL) or null."""
+    on_null, values = args[0], args[1:]
+    null = F.lit("null") if on_null == "NULL" else F.lit(None)
+    elements = [F.coalesce(_json_text(v), null) for v in values]
+    return F.concat(F.lit("["), F.concat_ws(",", *elements), F.lit("]"))
+
+
 def _inet_aton(args: List[Column], types, result) -> Column:
     """INET_ATON(string): a dotted IPv4 address as a number; NULL if it is not one."""
     parts = F.split(args[0], "\\.", -1)
@@ -157,4 +190,9 @@ COLLECTION_AND_TEXT_FUNCTIONS: Dict[str, Callable] = {
     "encode": _call("encode"), "decode": _call("decode"), "unhex": _call("unhex"),
     "is_json": _is_json, "json_quote": _json_quote, "json_unquote": _json_unquote,
     "inet_aton": _inet_aton, "inet_ntoa": _inet_ntoa,
+    "json_object": _json_object, "json_array": _json_array,
+    "json_string": lambda args, types, result: _json_text(args[0]),
 }
+
+# functions whose JSON result goes into an enclosing one as JSON, not as a string
+JSON_CONSTRUCTORS = ("json_object", "json_array")

@@ -13,7 +13,10 @@ from typing import Any, Callable, Dict, List, Tuple
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 
-from pystream.compiler.collection_and_text_functions import COLLECTION_AND_TEXT_FUNCTIONS
+from pystream.compiler.collection_and_text_functions import (
+    COLLECTION_AND_TEXT_FUNCTIONS,
+    JSON_CONSTRUCTORS,
+)
 from pystream.errors import UnsupportedFeatureError
 from pystream.relational import expressions as ex
 from pystream.relational.resolve import type_of
@@ -238,9 +241,16 @@ def _call_column(expr: ex.Call, schema: Schema) -> Column:
         raise UnsupportedFeatureError("the function %s() on Spark" % expr.name.upper())
     args = [a.name if isinstance(a, ex.Symbol) else to_column(a, schema)  # a unit or mode
             for a in expr.args]
+    if expr.name in JSON_CONSTRUCTORS:  # a JSON value inside another goes in as JSON
+        args = [F.parse_json(c) if _is_json_constructor(a) else c
+                for a, c in zip(expr.args, args)]
     types = [type_of(a, schema) for a in expr.args if not isinstance(a, ex.Symbol)]
     result = type_of(expr, schema)
     return translate(args, types, result).cast(spark_type(result))
+
+
+def _is_json_constructor(node: ex.Expr) -> bool:
+    return isinstance(node, ex.Call) and node.name in JSON_CONSTRUCTORS
 
 
 def aggregate_column(call: ex.Call, schema: Schema) -> Column:

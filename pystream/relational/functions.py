@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence
 
+from pystream.relational import expressions as ex
 from pystream.table import type_rules
 from pystream.table.types import DataType, DataTypes
 
@@ -202,6 +203,8 @@ _SCALAR = {
     "is_json": returns(BOOLEAN, "never"), "json_quote": returns(STRING),
     "json_unquote": returns(STRING),
     "inet_aton": returns(BIGINT, "always"), "inet_ntoa": returns(STRING, "always"),
+    "json_object": returns(STRING, "never"), "json_array": returns(STRING, "never"),
+    "json_string": returns(STRING),
 }
 
 _AGGREGATE = ["sum", "sum0", "count", "avg", "min", "max", "stddev_pop", "stddev_samp",
@@ -240,3 +243,18 @@ def lookup(name: str) -> Optional[Function]:
     """The built-in function of this name (Table API or SQL spelling, any case), or None."""
     key = name.lower()
     return FUNCTIONS.get(SQL_NAMES.get(key, key))
+
+
+def json_object(on_null: str, pairs) -> ex.Call:
+    """JSON_OBJECT's call: ``on_null`` 'NULL' or 'ABSENT', then keys and values, keys in
+    Flink's order (sorted, when they are literals)."""
+    pairs = list(pairs)
+    if all(isinstance(key, ex.Literal) for key, _ in pairs):
+        pairs.sort(key=lambda pair: str(pair[0].value))
+    return ex.Call("json_object", (ex.Symbol(on_null),) + tuple(
+        node for pair in pairs for node in pair))
+
+
+def json_array(on_null: str, values) -> ex.Call:
+    """JSON_ARRAY's call: ``on_null`` 'NULL' or 'ABSENT', then the values."""
+    return ex.Call("json_array", (ex.Symbol(on_null),) + tuple(values))

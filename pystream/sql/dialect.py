@@ -91,6 +91,19 @@ class FlinkParser(Spark.Parser):
         **{name: _as_written(name) for name in ("ARRAY_SORT", "SPLIT", "ARRAY_SLICE")},
     }
 
+    FUNCTION_PARSERS = {
+        **Spark.Parser.FUNCTION_PARSERS,
+        "JSON_ARRAY": lambda self: self._parse_json_array(),
+    }
+
+    def _parse_json_array(self) -> exp.JSONArray:
+        """Flink's ``JSON_ARRAY(value, ... [NULL | ABSENT] ON NULL)``."""
+        values = [] if self._curr is None or self._curr.token_type == TokenType.R_PAREN \
+            or self._curr.text.upper() == "ABSENT" else self._parse_csv(self._parse_assignment)
+        return self.expression(exp.JSONArray(
+            expressions=[v for v in values if v is not None],
+            null_handling=self._parse_on_handling("NULL", "NULL", "ABSENT")))
+
     def _parse_match_recognize(self) -> Optional[exp.MatchRecognize]:
         """Flink's MATCH_RECOGNIZE clause: sqlglot's, with ``WITHIN INTERVAL ...`` after the
         pattern (kept in ``within``)."""

@@ -877,6 +877,16 @@ def to_expr(node: exp.Expression, scope: Optional[Scope]) -> ex.Expr:
                                 to_expr(node.this, scope)))
     if isinstance(node, exp.Array):
         return ex.Call("array", tuple(to_expr(a, scope) for a in node.expressions))
+    if isinstance(node, exp.JSONObject):
+        on_null = "ABSENT" if str(node.args.get("null_handling") or "").startswith("ABSENT") \
+            else "NULL"
+        return functions.json_object(on_null, [(to_expr(kv.this, scope),
+                                                to_expr(kv.expression, scope))
+                                               for kv in node.expressions])
+    if isinstance(node, exp.JSONArray):
+        on_null = "NULL" if str(node.args.get("null_handling") or "").startswith("NULL") \
+            else "ABSENT"
+        return functions.json_array(on_null, [to_expr(v, scope) for v in node.expressions])
     if isinstance(node, exp.Anonymous):
         prop = _legacy_window_property(node.name)
         if prop is not None:

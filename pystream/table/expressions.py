@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any, Union
 
 from pystream.relational import expressions as ex
+from pystream.relational import functions
 from pystream.table import type_rules
 from pystream.table.expression import (
     Expression,
@@ -21,7 +22,8 @@ __all__ = [
     "col", "lit", "range_", "and_", "or_", "not_", "current_date", "current_time",
     "current_timestamp", "current_watermark", "local_time", "local_timestamp", "to_date",
     "to_timestamp", "to_timestamp_ltz", "date_format", "timestamp_diff", "from_unixtime",
-    "unix_timestamp", "array", "row", "map_", "map_from_arrays", "row_interval", "pi", "e",
+    "unix_timestamp", "array", "row", "map_", "map_from_arrays", "json_string", "json_object",
+    "json_array", "row_interval", "pi", "e",
     "rand", "rand_integer",
     "atan2", "negative", "concat", "concat_ws", "uuid", "null_of", "log", "source_watermark",
     "if_then_else", "coalesce", "with_columns", "without_columns", "with_all_columns", "call",
@@ -148,6 +150,24 @@ def row(head, *tail) -> Expression:
 
 def map_(key, value, *tail) -> Expression:
     return _call("map", key, value, *tail)
+
+
+def json_string(value) -> Expression:
+    """The JSON text of ``value`` (NULL for NULL)."""
+    return _call("json_string", value)
+
+
+def json_object(on_null: JsonOnNull = JsonOnNull.NULL, *args) -> Expression:
+    """A JSON object of the key-value pairs ``args`` (keys sorted; a NULL value written
+    as null, or left out with ``JsonOnNull.ABSENT``)."""
+    nodes = [to_node(a) for a in args]
+    return Expression(functions.json_object(on_null.name, zip(nodes[0::2], nodes[1::2])))
+
+
+def json_array(on_null: JsonOnNull = JsonOnNull.ABSENT, *args) -> Expression:
+    """A JSON array of ``args`` (NULLs left out, or written as null with
+    ``JsonOnNull.NULL``)."""
+    return Expression(functions.json_array(on_null.name, [to_node(a) for a in args]))
 
 
 def map_from_arrays(key, value) -> Expression:
