@@ -522,10 +522,22 @@ def _like(value: str, pattern: str) -> bool:
     return re.fullmatch(regex, value) is not None
 
 
+def explained(t_env, sql: str) -> ops.Rel:
+    """The tree ``explain_sql`` shows: a query's, or an INSERT's query's."""
+    return _explained(t_env, parse_statement(sql))
+
+
+def _explained(t_env, statement: exp.Expression) -> ops.Rel:
+    if isinstance(statement, exp.Insert):
+        return _insert_parts(t_env, statement)[0]
+    if not isinstance(statement, QUERIES):
+        raise ValidationException("Only queries and INSERT statements can be explained: %s"
+                                  % statement.sql()[:60])
+    return translate.query_to_rel(t_env, statement)
+
+
 def _explain(t_env, node: Explain) -> TableResult:
-    statement = node.this
-    rel = _insert_parts(t_env, statement)[0] if isinstance(statement, exp.Insert) else \
-        translate.query_to_rel(t_env, statement)
+    rel = _explained(t_env, node.this)
     return TableResult.of_rows(["result"], [DataTypes.STRING()], [(t_env._explain(rel),)])
 
 

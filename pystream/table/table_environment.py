@@ -144,7 +144,7 @@ class TableEnvironment:
     def explain_sql(self, stmt: str, *extra_details) -> str:
         from pystream.sql import statements
 
-        return self._explain(statements.query(self, stmt))
+        return self._explain(statements.explained(self, stmt))
 
     def create_statement_set(self) -> "StatementSet":
         return StatementSet(self)

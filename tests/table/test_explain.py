@@ -16,3 +16,14 @@ def test_a_relational_query_plans_no_python_stage(t_env):
     plan = text.split("== Optimized Execution Plan ==")[1]
     assert "HashAggregate" in plan or "Window" in plan
     assert not [stage for stage in PYTHON_STAGES if stage in plan]
+
+
+def test_explain_sql_of_an_insert_shows_its_query(batch_t_env):
+    batch_t_env.execute_sql("CREATE TEMPORARY TABLE sink (name STRING, n BIGINT) "
+                            "WITH ('connector' = 'blackhole')")
+    orders = batch_t_env.from_elements([(1, "a"), (2, "b")], ["id", "name"])
+    batch_t_env.create_temporary_view("orders", orders)
+    text = batch_t_env.explain_sql(
+        "INSERT INTO sink SELECT name, COUNT(id) FROM orders GROUP BY name")
+    assert text.startswith("== Abstract Syntax Tree ==")
+    assert "GroupAggregate(groupBy=[name]" in text
