@@ -94,6 +94,21 @@ def _extract(args, types, result) -> Column:
     return F.call_function("extract", F.lit(unit), value)
 
 
+def _to_timestamp_ltz(args: List[Column], types: List[DataType], result) -> Column:
+    """TO_TIMESTAMP_LTZ(numeric[, precision 3 | 0]) or (string[, format[, time zone]])."""
+    value = args[0]
+    if isinstance(types[0], (CharType, VarCharType)):
+        pattern = args[1] if len(args) > 1 else F.lit("yyyy-MM-dd HH:mm:ss")
+        if len(args) > 2:  # the text is a local time in that zone
+            return F.to_utc_timestamp(F.call_function("to_timestamp_ntz", value, pattern),
+                                      args[2])
+        return F.call_function("to_timestamp", value, pattern)
+    if len(args) > 1:
+        return F.when(args[1] == 0, F.timestamp_seconds(value)).otherwise(
+            F.timestamp_millis(value))
+    return F.timestamp_millis(value)
+
+
 def _call(name: str) -> Callable:
     return lambda args, types, result: F.call_function(name, *args)
 
@@ -159,7 +174,7 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "local_timestamp": _call("localtimestamp"),
     "current_row_timestamp": _call("current_timestamp"),
     "to_date": _call("to_date"), "to_timestamp": _call("to_timestamp_ntz"),
-    "to_timestamp_ltz": _op(lambda v, p=None: F.timestamp_millis(v)),
+    "to_timestamp_ltz": _to_timestamp_ltz,
     "date_format": _call("date_format"), "extract": _extract,
     "year": _call("year"), "quarter": _call("quarter"), "month": _call("month"),
     "week": _call("weekofyear"), "dayofyear": _call("dayofyear"),

@@ -30,12 +30,14 @@ class EnvironmentSettings:
             self._streaming = True
             return self
 
-        def with_built_in_catalog_name(self, name: str) -> "EnvironmentSettings.Builder":
-            self._catalog = name
+        def with_built_in_catalog_name(self, built_in_catalog_name: str
+                                       ) -> "EnvironmentSettings.Builder":
+            self._catalog = built_in_catalog_name
             return self
 
-        def with_built_in_database_name(self, name: str) -> "EnvironmentSettings.Builder":
-            self._database = name
+        def with_built_in_database_name(self, built_in_database_name: str
+                                        ) -> "EnvironmentSettings.Builder":
+            self._database = built_in_database_name
             return self
 
         def build(self) -> "EnvironmentSettings":

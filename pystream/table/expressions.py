@@ -94,8 +94,8 @@ def current_timestamp() -> Expression:
     return _call("current_timestamp")
 
 
-def current_watermark(rowtime_attribute) -> Expression:
-    return _call("current_watermark", rowtime_attribute)
+def current_watermark(rowtimeAttribute) -> Expression:  # PyFlink's parameter name
+    return _call("current_watermark", rowtimeAttribute)
 
 
 def local_time() -> Expression:
@@ -116,10 +116,11 @@ def to_timestamp(timestamp_str, format=None) -> Expression:
     return _call("to_timestamp", timestamp_str, format)
 
 
-def to_timestamp_ltz(numeric_epoch_time, precision=None) -> Expression:
-    if precision is None:
-        return _call("to_timestamp_ltz", numeric_epoch_time)
-    return _call("to_timestamp_ltz", numeric_epoch_time, precision)
+def to_timestamp_ltz(*args) -> Expression:
+    """A TIMESTAMP_LTZ of an epoch time (``(numeric[, precision])``: milliseconds, or
+    seconds with precision 0) or of a string (``(string[, format[, time zone]])``, by
+    default ``yyyy-MM-dd HH:mm:ss`` in the session's time zone)."""
+    return _call("to_timestamp_ltz", *args)
 
 
 def date_format(timestamp, format) -> Expression:

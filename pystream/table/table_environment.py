@@ -167,13 +167,15 @@ class TableEnvironment:
         return self._catalogs.drop(view_path, temporary=False, if_exists=ignore_if_not_exists,
                                    view=True)
 
-    def create_temporary_table(self, path: str, descriptor: TableDescriptor) -> None:
-        self._catalogs.create(path, _catalog_table(descriptor), temporary=True)
+    def create_temporary_table(self, path: str, descriptor: TableDescriptor,
+                               ignoreIfExists: bool = False) -> None:  # PyFlink's name
+        self._catalogs.create(path, _catalog_table(descriptor), temporary=True,
+                              if_not_exists=ignoreIfExists)
 
     def create_table(self, path: str, descriptor: TableDescriptor,
-                     ignore_if_exists: bool = False) -> None:
+                     ignoreIfExists: bool = False) -> None:  # PyFlink's parameter name
         self._catalogs.create(path, _catalog_table(descriptor), temporary=False,
-                              if_not_exists=ignore_if_exists)
+                              if_not_exists=ignoreIfExists)
 
     def drop_temporary_table(self, table_path: str) -> bool:
         return self._catalogs.drop(table_path, temporary=True, if_exists=True, view=False)
@@ -226,7 +228,10 @@ class TableEnvironment:
     def drop_temporary_system_function(self, name: str) -> bool:
         return self._functions.pop(name.lower(), None) is not None
 
-    drop_temporary_function = drop_function = drop_temporary_system_function
+    def drop_function(self, path: str) -> bool:
+        return self.drop_temporary_system_function(path.split(".")[-1])
+
+    drop_temporary_function = drop_function
 
     def _register_function(self, path: str, function) -> None:
         from pystream.table.udf import (

@@ -583,8 +583,9 @@ class RowType(DataType):
         super().__init__(nullable)
         self.fields = list(fields)
 
-    def add(self, name: str, data_type: DataType) -> "RowType":
-        self.fields.append(RowField(name, data_type))
+    def add(self, field, data_type: Optional[DataType] = None) -> "RowType":
+        """This ROW with one more field: a RowField, or a name and its type."""
+        self.fields.append(field if isinstance(field, RowField) else RowField(field, data_type))
         return self
 
     @property
