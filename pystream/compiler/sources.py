@@ -20,7 +20,7 @@ def source_flow(compiler, node: graph.Source) -> Flow:
     if translate is None:
         raise UnsupportedFeatureError("source %r is not supported by pystream" % (node.source,))
     flow = translate(node.source, compiler, node)
-    if compiler.replays_watermarks and node.bounded:
+    if compiler.replays_watermarks and node.bounded and (flow.parallelism or 1) == 1:
         flow = with_arrivals(flow)
     return flow
 

@@ -416,7 +416,7 @@ class Compiler:
             df = flow.df.crossJoin(copies).repartitionById(p, F.col("__copy")).drop("__copy")
         else:
             raise PystreamError("unknown partitioning %r" % strategy)
-        return flow.but(df=df, parallelism=p)
+        return single_arrival_order(flow.but(df=df, parallelism=p))
 
     def _partition_custom(self, node: graph.Partition, flow: Flow, p: int) -> Flow:
         from pystream.runtime.partitioning import CustomPartitionKey
@@ -435,7 +435,8 @@ class Compiler:
         layout = flow.layout.but(type_info=flow.type_info, partition_ids=True)
         chosen = self.materialize(flow, layout, key_op=op)
         df = chosen.df.repartitionById(p, F.col(PID)).drop(PID)
-        return chosen.but(df=df, layout=chosen.layout.but(partition_ids=False), parallelism=p)
+        return single_arrival_order(
+            chosen.but(df=df, layout=chosen.layout.but(partition_ids=False), parallelism=p))
 
     def _round_robin(self, flow: Flow, p: int) -> Flow:
         """RoundRobin as a Spark expression (batch DataFrames only): the i-th record of each
@@ -486,6 +487,16 @@ def _defines_on_timer(function) -> bool:
         if isinstance(function, base):
             return overrides(function, base, "on_timer")
     return callable(getattr(function, "on_timer", None))
+
+
+def single_arrival_order(flow: Flow) -> Flow:
+    """``flow``, without its records' arrivals once it is spread over several partitions:
+    they no longer come in one order, so no assigner replays Flink's periodic watermarks
+    over them (``runtime.arrivals``)."""
+    if not flow.layout.arrival or (flow.parallelism or 1) == 1:
+        return flow
+    layout = flow.layout.but(arrival=False)
+    return flow.but(df=_project(flow.df, flow.layout, layout), layout=layout)
 
 
 def _by_source(flows: List[Flow]) -> Dict[int, List[Tuple[Flow, str, Flow]]]:
