@@ -338,10 +338,9 @@ class _Replay:
 
     @classmethod
     def of(cls, stage: "FusedStage") -> Optional["_Replay"]:
-        """The replay of ``stage``, if its records carry one (an async operator runs its
-        records together: they come out without, and the watermark moves per batch)."""
-        layouts = (stage.input, stage.output)
-        if not any(layout.arrival or layout.watermarks for layout in layouts) or \
+        """The replay of ``stage``, if what it makes carries one (an async operator runs
+        its records together: they come out without, and the watermark moves per batch)."""
+        if not (stage.output.arrival or stage.output.watermarks) or \
                 any(op.kind == "async" for op in stage.ops):
             return None
         return cls(stage)
