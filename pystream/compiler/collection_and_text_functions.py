@@ -103,12 +103,16 @@ def _is_json(args: List[Column], types, result) -> Column:
     return F.coalesce(valid & shape[kind], F.lit(False))
 
 
+def _json_text(value: Column) -> Column:
+    """The JSON text of a value (NULL for NULL; a VARIANT, a JSON value inside another,
+    as it is): Spark's JSON writer's, the value of a one-field object."""
+    text = F.to_json(F.struct(value.alias("v")), {"ignoreNullFields": "false"})
+    return F.when(value.isNotNull(), F.substring(text, F.lit(6), F.length(text) - 6))
+
+
 def _json_quote(args: List[Column], types, result) -> Column:
     """JSON_QUOTE(string): a JSON string literal, Flink's escapes (also '/' as '\\/')."""
-    string = args[0]
-    quoted = F.to_json(F.array(string))
-    quoted = F.substring(quoted, F.lit(2), F.length(quoted) - 2)
-    return F.when(string.isNotNull(), F.replace(quoted, F.lit("/"), F.lit("\\/")))
+    return F.replace(_json_text(args[0]), F.lit("/"), F.lit("\\/"))
 
 
 def _json_unquote(args: List[Column], types, result) -> Column:
@@ -119,26 +123,14 @@ def _json_unquote(args: List[Column], types, result) -> Column:
     return F.when(literal, F.coalesce(value, string)).otherwise(string)
 
 
-def _json_text(value: Column) -> Column:
-    """The JSON text of a value (NULL for NULL; a VARIANT, a JSON value inside another,
-    as it is): Spark's JSON writer's, the value of a one-field object."""
-    text = F.to_json(F.struct(value.alias("v")), {"ignoreNullFields": "false"})
-    return F.when(value.isNotNull(), F.substring(text, F.lit(6), F.length(text) - 6))
-
-
-def _json_key(key: Column) -> Column:
-    text = F.to_json(F.array(key))
-    return F.substring(text, F.lit(2), F.length(text) - 2)
-
-
 def _json_object(args: list, types, result) -> Column:
     """JSON_OBJECT(on_null, key, value, ...): members in the order given (the call sorts
     its keys, see ``relational.functions.json_object``); a NULL value written as null (NULL
     ON NULL) or left out (ABSENT ON NULL)."""
     on_null, pairs = args[0], list(zip(args[1::2], args[2::2]))
     members = [F.when(value.isNotNull(),
-                      F.concat(_json_key(key), F.lit(":"), _json_text(value)))
-               .otherwise(F.concat(_json_key(key), F.lit(":null")) if on_null == "NULL"
+                      F.concat(_json_text(key), F.lit(":"), _json_text(value)))
+               .otherwise(F.concat(_json_text(key), F.lit(":null")) if on_null == "NULL"
                           else F.lit(None))
                for key, value in pairs]
     return F.concat(F.lit("{"), F.concat_ws(",", *members), F.lit("}"))

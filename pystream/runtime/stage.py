@@ -335,6 +335,7 @@ class _Replay:
         last = stage.ops[-1] if stage.ops else None
         self.emission = PeriodicEmission(*last.emission) \
             if last is not None and last.emission and stage.output.watermarks else None
+        self.routes = any(op.kind in ("key", "partition") for op in stage.ops)
 
     @classmethod
     def of(cls, stage: "FusedStage") -> Optional["_Replay"]:
@@ -367,8 +368,7 @@ class _Replay:
             watermarks += [came_with[i]] * len(made)
         if self.emission is not None:
             watermarks = list(map(self.emission.came_with, arrivals, out_ts))
-        keyed = any(op.spec.kind in ("key", "partition") for op in ops)
-        return out, out_ts, trailing if keyed else None, side, (arrivals, watermarks)
+        return out, out_ts, trailing if self.routes else None, side, (arrivals, watermarks)
 
 
 EVERY_RECORD = "*"  # a branch of a RoutedStage over an untagged input
