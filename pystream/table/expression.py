@@ -513,8 +513,10 @@ class Expression(Generic[T]):
 
     def array_sort(self, ascending_order=None, null_first=None) -> "Expression":
         """The array sorted (ascending, NULLs first, unless told otherwise)."""
+        if null_first is not None:
+            return _call("array_sort", self,
+                         True if ascending_order is None else ascending_order, null_first)
         extra = () if ascending_order is None else (ascending_order,)
-        extra += () if null_first is None else (null_first,)
         return _call("array_sort", self, *extra)
 
     def array_union(self, array) -> "Expression":

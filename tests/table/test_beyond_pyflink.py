@@ -65,12 +65,14 @@ def test_table_api_functions_pyflink_cannot_call_give_what_their_sql_gives(batch
     table_api = t.select(
         col("id"), xs.array_concat(ys), xs.array_distinct(), xs.array_reverse(),
         xs.array_slice(2, 3), xs.array_slice(-2), xs.array_sort(), xs.array_sort(False, True),
+        xs.array_sort(null_first=False),
         m.map_union(m), json_object(JsonOnNull.ABSENT, "s", s, "d", d),
         json_object(JsonOnNull.NULL, "d", d), json_array(JsonOnNull.NULL, col("id"), d),
         json_array(JsonOnNull.ABSENT, col("id"), d))
     sql = batch_t_env.sql_query(
         "SELECT id, ARRAY_CONCAT(xs, ys), ARRAY_DISTINCT(xs), ARRAY_REVERSE(xs), "
         "ARRAY_SLICE(xs, 2, 3), ARRAY_SLICE(xs, -2), ARRAY_SORT(xs), ARRAY_SORT(xs, FALSE, TRUE), "
+        "ARRAY_SORT(xs, TRUE, FALSE), "
         "MAP_UNION(m, m), JSON_OBJECT('s' VALUE s, 'd' VALUE d ABSENT ON NULL), "
         "JSON_OBJECT('d' VALUE d), JSON_ARRAY(id, d NULL ON NULL), JSON_ARRAY(id, d) FROM t")
     assert rows(table_api) == rows(sql)
