@@ -26,6 +26,7 @@ import zipfile
 from dataclasses import dataclass
 from typing import List, Optional, Tuple
 
+from pystream.cache import cache_dir
 from pystream.errors import PystreamError, UnsupportedFeatureError
 from pystream.runtime.dependencies import ARCHIVE, FILE, PYTHON, Bundle, Item
 
@@ -253,14 +254,6 @@ def zip_directory(path: str) -> bytes:
 
 # ---------------------------------------------------------------------------------------------
 # requirements
-
-
-def cache_dir() -> str:
-    """pystream's cache on the client (installed requirements)."""
-    base = os.environ.get("PYSTREAM_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "pystream")
-    os.makedirs(base, exist_ok=True)
-    return base
 
 
 def requirements_zip(requirements: str, offline_dir: Optional[str] = None) -> str:

