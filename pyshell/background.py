@@ -20,6 +20,7 @@ from pyshell.errors import StartupError
 from pyshell.preview import Cancellation
 from pyshell.render import duration
 
+QUIET_WAIT = 0.5  # seconds: a shorter wait for the session needs no note
 _starter: Optional["SparkStarter"] = None
 _starter_lock = threading.Lock()
 
@@ -104,7 +105,7 @@ class SparkStarter:
 
     def session(self):
         """The session, once it is up (waits, with a note)."""
-        if not self.ready.is_set():
+        if not self.ready.wait(QUIET_WAIT):
             self.announce(self.waiting_note())
             while not self.ready.wait(0.1):  # interruptible by Ctrl-C
                 pass

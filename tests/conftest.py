@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 
@@ -17,12 +18,42 @@ TEST_CONF = {
 }
 
 
+# Every JVM of the run (the run's session, the servers, the programs tests start) compiles
+# with C1 only, collects garbage in one thread and does not verify Spark's bytecode: tests run
+# many short jobs over small data, where these cut the CPU of a fresh job by about 40%
+# (C1 alone gets the small code cache of a JVM without tiers unless told; a full one prints a
+# warning to stdout).
+TEST_JAVA_OPTIONS = ("-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m -XX:+UseSerialGC "
+                     "-XX:+UnlockDiagnosticVMOptions -XX:-BytecodeVerificationRemote")
+SERVER_FIXTURES = ("connect_url", "standalone_master")
+BUDGET_SECONDS = 12 * 60  # the whole suite on 2 cores; printed beside the run's wall time
+SLOWEST = 30
+
+
+def pytest_xdist_auto_num_workers(config) -> int:
+    """``-n auto``: a worker per core, at most 4 (each worker has its own local[2] Spark)."""
+    return max(1, min(os.cpu_count() or 1, 4))
+
+
+def pytest_configure(config) -> None:
+    os.environ.setdefault("JAVA_TOOL_OPTIONS", TEST_JAVA_OPTIONS)
+
+
 def pytest_collection_modifyitems(session, config, items) -> None:
-    """The modules that use the run's Spark Connect server run last: the server (a second
-    Spark driver) lives from its first test to the end of the run, and no other test has to
-    share the two cores with it."""
-    late = {item.path for item in items if "connect_url" in getattr(item, "fixturenames", ())}
-    items[:] = [i for i in items if i.path not in late] + [i for i in items if i.path in late]
+    """The modules whose tests use a Spark server of their own (the run's Spark Connect
+    server, a module's standalone cluster) form one group, ``servers``, run in order by one
+    worker when the run is spread over several (``-n``): each server then starts once, and
+    the standalone cluster stops before the Connect server starts."""
+    uses = {}  # module path -> the server fixtures its tests use
+    for item in items:
+        named = set(SERVER_FIXTURES) & set(getattr(item, "fixturenames", ()))
+        if named:
+            uses.setdefault(item.path, set()).update(named)
+    in_group = sorted((i for i in items if i.path in uses),
+                      key=lambda i: "connect_url" in uses[i.path])
+    items[:] = in_group + [i for i in items if i.path not in uses]
+    for item in in_group:
+        item.add_marker(pytest.mark.xdist_group("servers"))
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -57,3 +88,47 @@ def batch_env() -> StreamExecutionEnvironment:
 
 def is_batch(env: StreamExecutionEnvironment) -> bool:
     return env.get_runtime_mode() is RuntimeExecutionMode.BATCH
+
+
+class _Budget:
+    """The run's wall time and each item's time (setup, call and teardown), for the summary."""
+
+    started = time.monotonic()
+    seconds: dict = {}
+
+
+def pytest_sessionstart(session) -> None:
+    _Budget.started = time.monotonic()
+
+
+def pytest_runtest_logreport(report) -> None:
+    _Budget.seconds[report.nodeid] = _Budget.seconds.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    """The wall time against the budget, and the share of the slowest items, so that the
+    suite's growth shows in every run (``--durations`` lists those items)."""
+    if os.environ.get("PYTEST_XDIST_WORKER") or not _Budget.seconds:
+        return
+    wall = time.monotonic() - _Budget.started
+    items = sorted(_Budget.seconds.values(), reverse=True)
+    total, slowest = sum(items), sum(items[:SLOWEST])
+    terminalreporter.write_sep("=", "suite budget")
+    terminalreporter.write_line(
+        "wall time %d min %02d s (budget %d min%s); %d items took %.0f s in all, the %d "
+        "slowest %.0f s (%.0f%%)" % (
+            wall // 60, wall % 60, BUDGET_SECONDS // 60,
+            ", OVER" if wall > BUDGET_SECONDS else "", len(items), total, SLOWEST, slowest,
+            100 * slowest / total if total else 0))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """With PYSTREAM_TEST_TIMELINE=FILE, each test's worker, start and end go to FILE."""
+    path = os.environ.get("PYSTREAM_TEST_TIMELINE")
+    started = time.time()
+    yield
+    if path:
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        with open(path, "a") as f:
+            f.write("%s %.2f %.2f %s\n" % (worker, started, time.time(), item.nodeid))

@@ -61,15 +61,18 @@ def command_name(pid: int) -> str:
 
 
 class Shell:
-    """One ``pystream-shell`` process; ``run(line)`` types a line and returns its output."""
+    """One ``pystream-shell`` process; ``run(line)`` types a line and returns its output.
+
+    The terminal echoes a Ctrl-C as ``^C`` wherever the output is, also inside the bytes of
+    one character a live view is drawing: such bytes are read as U+FFFD."""
 
     def __init__(self, *args: str, ipython_dir: str, env: Optional[dict] = None):
         environ = dict(os.environ, PYTHONPATH=ROOT, IPYTHONDIR=ipython_dir, TERM="xterm",
                        PROMPT_TOOLKIT_NO_CPR="1", **(env or {}))
         self.started = time.monotonic()
         self.child = pexpect.spawn(sys.executable, ["-m", "pyshell", *args], env=environ,
-                                   encoding="utf-8", timeout=WAIT, dimensions=(50, 160),
-                                   cwd=ipython_dir)
+                                   encoding="utf-8", codec_errors="replace", timeout=WAIT,
+                                   dimensions=(50, 160), cwd=ipython_dir)
         self.number = 1
         self.banner = ""
 
