@@ -19,10 +19,10 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Mapping, Optional, Set
+from typing import Any, Callable, Dict, Mapping, Optional, Set
 
 from pystream.cache import cache_dir
-from pystream.session_settings import SessionSettings, read_environment
+from pystream.session_settings import SessionSettings, public_url, read_environment
 
 __all__ = ["SessionSettings", "configure", "settings", "get_session", "active_session",
            "stop_session", "find_java", "JavaNotFoundError", "default_parallelism", "is_remote",
@@ -67,6 +67,8 @@ class _ProcessSession:
     log_path: Optional[str] = None
     added: Set[str] = field(default_factory=set)  # jars, packages, classpaths and archives
     default_python: Optional[str] = None  # the workers' Python the classic session started with
+    master: Optional[str] = None  # the master the classic session runs on
+    submitted: Dict[str, str] = field(default_factory=dict)  # spark.* set before pystream
 
 
 _state = _ProcessSession()
@@ -90,12 +92,18 @@ def log_path() -> Optional[str]:
     return _state.log_path
 
 
-def default_parallelism(s: Optional[SessionSettings] = None) -> int:
-    """The default parallelism of jobs: the local core count, or the cluster's setting."""
+def default_parallelism(s: Optional[SessionSettings] = None,
+                        master: Optional[str] = None) -> int:
+    """The default parallelism of jobs: ``spark.default.parallelism`` where set, else the
+    core count of a local master (the running session's, else the settings'), else this
+    machine's."""
     s = s or settings()
     if "spark.default.parallelism" in s.conf:
         return int(s.conf["spark.default.parallelism"])
-    match = re.match(r"local\[(\d+)", s.effective_master)
+    if "spark.default.parallelism" in _state.submitted:
+        return int(_state.submitted["spark.default.parallelism"])
+    master = master or _state.master or s.effective_master
+    match = re.match(r"local\[(\d+)", master)
     if match and not s.is_remote:
         return int(match.group(1))
     return os.cpu_count() or 1
@@ -170,6 +178,7 @@ def get_session():
             return _state.session
         s = _on_local_server(settings())
         _state.added.clear()
+        _state.master, _state.submitted = None, {}
         _state.session = _start_remote(s) if s.is_remote else _start_classic(s)
         _apply_runtime_conf(_state.session, s)
         if s.is_remote:
@@ -183,7 +192,7 @@ def get_session():
 def _on_local_server(s: SessionSettings) -> SessionSettings:
     """``s``, pointed at the warm local server (``pystream server start``) if one runs and
     ``s`` names no master or remote; says so on stderr."""
-    if s.master or s.remote:
+    if s.master or s.remote or _spark_has_a_driver():
         return s
     from pystream import server
 
@@ -191,8 +200,17 @@ def _on_local_server(s: SessionSettings) -> SessionSettings:
     if url is None:
         return s
     print("pystream: running on the local server at %s (`pystream server stop` stops it; "
-          "PYSTREAM_SERVER=off ignores it)" % url, file=sys.stderr, flush=True)
+          "PYSTREAM_SERVER=off ignores it)" % public_url(url), file=sys.stderr, flush=True)
     return configure(s, remote=url)
+
+
+def _spark_has_a_driver() -> bool:
+    """Whether this process already is a Spark driver: started by ``spark-submit`` (or
+    ``pyspark``), or with a SparkContext the program made."""
+    if "PYSPARK_GATEWAY_PORT" in os.environ:
+        return True
+    context = sys.modules.get("pyspark.context")
+    return context is not None and context.SparkContext._active_spark_context is not None
 
 
 def on_local_server(spark) -> bool:
@@ -200,7 +218,9 @@ def on_local_server(spark) -> bool:
     from pystream import server
 
     info = server.recorded()
-    return info is not None and info.url == settings().remote and is_remote(spark)
+    remote = settings().remote
+    return (info is not None and remote is not None and public_url(remote) == info.url
+            and is_remote(spark))
 
 
 def _is_stopped(session) -> bool:
@@ -213,8 +233,12 @@ def _is_stopped(session) -> bool:
 
 
 def _apply_runtime_conf(session, s: SessionSettings) -> None:
-    wanted = dict(SPARK_DEFAULTS)
-    wanted.setdefault("spark.sql.shuffle.partitions", str(default_parallelism(s)))
+    """pystream's SQL settings on the session, where nobody set them before pystream (the
+    settings' own ``conf`` always): a Spark Connect server's session, or a classic one."""
+    wanted = {key: value for key, value in SPARK_DEFAULTS.items()
+              if key not in _state.submitted}
+    if s.is_remote or _is_local(_state.master or ""):
+        wanted.setdefault("spark.sql.shuffle.partitions", str(default_parallelism(s)))
     wanted.update(s.conf)
     for key, value in wanted.items():
         if key in RUNTIME_CONFS:
@@ -237,45 +261,91 @@ def _check_remote(url: str) -> None:
 
     match = re.match(r"sc://([^:/]+)(?::(\d+))?", url or "")
     if not match:
-        raise ValueError("Bad Spark Connect URL %r: expected sc://host:port" % url)
+        raise ValueError("Bad Spark Connect URL %r: expected sc://host:port"
+                         % public_url(url or ""))
     host, port = match.group(1), int(match.group(2) or 15002)
     try:
         with socket.create_connection((host, port), timeout=3):
             pass
     except OSError as e:
         raise ConnectionError("Spark Connect server at %s is not reachable (%s). Start one "
-                              "with $SPARK_HOME/sbin/start-connect-server.sh" % (url, e)) from None
+                              "with $SPARK_HOME/sbin/start-connect-server.sh"
+                              % (public_url(url), e)) from None
 
 
 def _start_classic(s: SessionSettings):
-    from pyspark import SparkConf, SparkContext
-    from pyspark.java_gateway import launch_gateway
+    """A classic session. Where Spark already has a master, it is honoured: a SparkContext
+    the program (or a notebook, or the pyspark shell) made is used as it is; inside
+    ``spark-submit`` (client or cluster deploy mode) the submitter's JVM and its ``spark.*``
+    settings are used, and so is ``spark-defaults.conf`` when pystream starts the JVM. Only
+    what nobody set gets pystream's defaults, and ``local[*]`` only when no master is set."""
+    from pyspark import SparkContext
     from pyspark.sql import SparkSession
 
     # py4j's connection chatter ("Closing down clientserver connection") is not the
     # program's output, even when the program logs INFO to stdout
     logging.getLogger("py4j").setLevel(logging.WARNING)
+    if SparkContext._active_spark_context is not None:
+        _state.submitted = dict(SparkContext._active_spark_context.getConf().getAll())
+        _state.master = SparkContext._active_spark_context.master
+        _state.default_python = SparkContext._active_spark_context.pythonExec
+        return SparkSession.builder.getOrCreate()
+    gateway = _submitter_gateway() or _launch_gateway(s)
+    _state.submitted = submitted = _spark_properties(gateway)
+    _state.master = master = s.master or submitted.get("spark.master") or "local[*]"
+    if _is_local(master):  # the workers are this machine's: this Python, with pyarrow & co.
+        if "spark.pyspark.python" not in submitted:
+            os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+        os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    context = SparkContext(conf=_session_conf(s, master, submitted), gateway=gateway)
+    _state.default_python = context.pythonExec
+    if not _is_local(master):
+        _ship_own_code(context)
+    return SparkSession.builder.getOrCreate()
+
+
+def _ship_own_code(context) -> None:
+    """pystream's code to the executors (they may lack it, or have another version), and to
+    the Python processes Spark starts on the driver with the executors' Python (a streaming
+    data source's runner, transformWithState's), which do not get ``addPyFile``'s files:
+    the zip's path goes into the functions' PYTHONPATH, ignored where it does not exist."""
+    from pystream.own_code import own_code_zip
+
+    code = own_code_zip()
+    context.addPyFile(code)
+    paths = context.environment.get("PYTHONPATH", "")
+    context.environment["PYTHONPATH"] = os.pathsep.join(p for p in (code, paths) if p)
+
+
+def _submitter_gateway():
+    """The JVM of ``spark-submit`` (or of ``pyspark``) that started this Python, if any."""
+    if "PYSPARK_GATEWAY_PORT" not in os.environ:
+        return None
+    from pyspark.java_gateway import launch_gateway
+
+    return launch_gateway()  # connects to it
+
+
+def _launch_gateway(s: SessionSettings):
+    """Start Spark's JVM for this process, with what the settings name explicitly (the rest
+    comes after, where nobody set it); its console output goes to a log file, and only lines
+    of user code are echoed (``_echo_user_output``)."""
+    from pyspark import SparkConf
+    from pyspark.java_gateway import launch_gateway
 
     os.environ["JAVA_HOME"] = find_java()
     os.environ["SPARK_HOME"] = jvm_spark_home()
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
-    if s.effective_master.startswith("spark://"):
-        _check_master(s.effective_master)
-    conf = SparkConf().setMaster(s.effective_master).setAppName(s.app_name)
-    for key, value in SPARK_DEFAULTS.items():
+    if s.master and s.master.startswith("spark://"):
+        _check_master(s.master)
+    conf = SparkConf(loadDefaults=False)
+    if s.master:
+        conf.setMaster(s.master)
+    for key, value in s.conf.items():
         conf.set(key, value)
-    conf.set("spark.sql.shuffle.partitions", str(default_parallelism(s)))
-    conf.set("spark.executorEnv.PYSPARK_PYTHON", os.environ["PYSPARK_PYTHON"])
-    if _is_loopback_cluster(s.effective_master):  # executors must reach the driver
-        conf.set("spark.driver.host", "127.0.0.1")
-        conf.set("spark.driver.bindAddress", "127.0.0.1")
     if s.classpaths:
         paths = os.pathsep.join(_local_path(p) for p in s.classpaths)
         conf.set("spark.driver.extraClassPath", paths)
         conf.set("spark.executor.extraClassPath", paths)
-    for key, value in s.conf.items():
-        conf.set(key, value)
     submit = []
     if s.jars:
         submit += ["--jars", ",".join(s.jars)]
@@ -299,8 +369,40 @@ def _start_classic(s: SessionSettings):
                      name="pystream-jvm-output").start()
     threading.Thread(target=_echo_user_logs, args=(err_read, log), daemon=True,
                      name="pystream-jvm-errors").start()
-    _state.default_python = SparkContext(conf=conf, gateway=gateway).pythonExec
-    return SparkSession.builder.getOrCreate()
+    return gateway
+
+
+def _spark_properties(gateway) -> Dict[str, str]:
+    """The ``spark.*`` system properties of the JVM: what spark-submit's options,
+    ``spark-defaults.conf`` and pystream's own launch set."""
+    properties = gateway.jvm.java.lang.System.getProperties()
+    return {name: properties.getProperty(name) for name in properties.stringPropertyNames()
+            if name.startswith("spark.")}
+
+
+def _session_conf(s: SessionSettings, master: str, submitted: Dict[str, str]):
+    """What the new SparkContext adds to the JVM's settings: the master if none was set,
+    pystream's defaults where nobody set them, the settings' own ``conf`` always."""
+    from pyspark import SparkConf
+
+    conf = SparkConf(loadDefaults=False)
+    wanted = dict(SPARK_DEFAULTS)
+    if _is_local(master):  # a cluster keeps Spark's own number of shuffle partitions
+        wanted["spark.sql.shuffle.partitions"] = str(default_parallelism(s, master))
+    wanted["spark.master"] = master
+    wanted["spark.app.name"] = s.app_name
+    if _is_loopback_cluster(master):  # executors must reach the driver
+        wanted.update({"spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127.0.0.1"})
+    for key, value in wanted.items():
+        if key not in submitted:
+            conf.set(key, value)
+    for key, value in s.conf.items():
+        conf.set(key, value)
+    return conf
+
+
+def _is_local(master: str) -> bool:
+    return master == "local" or master.startswith("local[")
 
 
 def _is_loopback_cluster(master: str) -> bool:
@@ -368,6 +470,7 @@ def stop_session() -> None:
         session, _state.session = _state.session, None
         _state.added.clear()
         _state.default_python = None
+        _state.master, _state.submitted = None, {}
         if session is None:
             return
         try:
@@ -550,7 +653,7 @@ def use_worker_python(executable: Optional[str], archive: Optional[str] = None) 
             if archive not in _state.added:
                 context.addArchive(archive)
                 _state.added.add(archive)
-        if settings().effective_master.startswith("local"):
+        if _is_local(_state.master or settings().effective_master):
             # local mode unpacks archives under SparkFiles' root, not the workers' directory
             from pyspark import SparkFiles
 

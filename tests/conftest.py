@@ -25,11 +25,12 @@ TEST_CONF = {
 # warning to stdout).
 TEST_JAVA_OPTIONS = ("-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m -XX:+UseSerialGC "
                      "-XX:+UnlockDiagnosticVMOptions -XX:-BytecodeVerificationRemote")
-SERVER_FIXTURES = ("connect_url", "standalone_master")
+SERVER_FIXTURES = ("connect_url", "standalone", "standalone_master")
 BUDGET_SECONDS = 12 * 60  # the whole suite on 2 cores; printed beside the run's wall time
 SLOWEST = 30
 
 
+@pytest.hookimpl(optionalhook=True)  # an xdist hook; pytest -p no:xdist runs without it
 def pytest_xdist_auto_num_workers(config) -> int:
     """``-n auto``: a worker per core, at most 4 (each worker has its own local[2] Spark)."""
     return max(1, min(os.cpu_count() or 1, 4))
@@ -39,6 +40,7 @@ def pytest_configure(config) -> None:
     os.environ.setdefault("JAVA_TOOL_OPTIONS", TEST_JAVA_OPTIONS)
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's, which reads the group marks
 def pytest_collection_modifyitems(session, config, items) -> None:
     """The modules whose tests use a Spark server of their own (the run's Spark Connect
     server, a module's standalone cluster) form one group, ``servers``, run in order by one

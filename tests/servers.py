@@ -3,10 +3,11 @@
 ``standalone_cluster()`` runs a Spark standalone master and one worker; ``connect_server()``
 runs a Spark Connect server. Both are context managers that stop every process they started
 (the whole process session, executors and Python workers included), also when the test
-fails. The fixture ``standalone_master`` (a ``spark://`` URL) starts a cluster once per test
-module; make it available to a test directory in its conftest.py::
+fails. The fixture ``standalone`` (a ``StandaloneCluster``; ``standalone_master`` is its
+``spark://`` URL) starts a cluster once per test module; make them available to a test
+directory in its conftest.py::
 
-    from tests.servers import standalone_master  # noqa: F401 - a fixture
+    from tests.servers import standalone, standalone_master  # noqa: F401 - fixtures
 
     def test_something(standalone_master):   # in a test module of that directory
         ...
@@ -14,17 +15,23 @@ module; make it available to a test directory in its conftest.py::
 ``connect_url`` (an ``sc://`` URL) is one Spark Connect server for the whole run, provided by
 the root conftest.py to every test that names it.
 
-The servers' Python workers import this checkout's pystream (PYTHONPATH) with this Python.
+The Connect server's Python workers import this checkout's pystream (PYTHONPATH) with this
+Python; the standalone worker sets no PYTHONPATH (jobs say which Python their executors run,
+and pystream ships itself to them).
 """
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
 import sys
 import time
+import urllib.request
+from dataclasses import dataclass
 from typing import Dict, Iterator, List, Optional
 
 import pytest
@@ -114,29 +121,59 @@ def _port_open(port: int) -> bool:
         return False
 
 
+@dataclass(frozen=True)
+class StandaloneCluster:
+    """A running standalone master and worker: the master's URL, the web UIs' JSON state,
+    and the worker's directories (its work directory holds the executors' and cluster-mode
+    drivers' output)."""
+
+    url: str
+    master_ui: str
+    worker_ui: str
+    work_dir: str
+
+    def master_state(self) -> dict:
+        return _json(self.master_ui + "/json/")
+
+    def worker_state(self) -> dict:
+        return _json(self.worker_ui + "/json/")
+
+
+def _json(url: str) -> dict:
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return json.load(response)
+
+
 @contextlib.contextmanager
-def standalone_cluster(base_dir: str, cores: int = 2, memory: str = "1g") -> Iterator[str]:
-    """A standalone master and one worker; yields the master URL ``spark://127.0.0.1:port``."""
+def standalone_cluster(base_dir: str, cores: int = 2,
+                       memory: str = "2g") -> Iterator[StandaloneCluster]:
+    """A standalone master and one worker on 127.0.0.1. The worker is a machine of its own
+    as far as files go: its own work, temporary and local directories, and no PYTHONPATH
+    (its executors' Python workers find pystream where the job puts it)."""
     env = server_env(base_dir)
     spark_class = os.path.join(spark_home(), "bin", "spark-class")
-    port = free_port()
+    port, master_ui, worker_ui = free_port(), free_port(), free_port()
     url = "spark://127.0.0.1:%d" % port
     master = ServerProcess("Spark master", [
         spark_class, "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1",
-        "--port", str(port), "--webui-port", str(free_port())],
+        "--port", str(port), "--webui-port", str(master_ui)],
         env, os.path.join(base_dir, "master.log"))
     worker: Optional[ServerProcess] = None
     try:
         master.wait_for(lambda: "I have been elected leader" in master.log(), "start")
-        work_dir = os.path.join(base_dir, "work")
-        os.makedirs(work_dir, exist_ok=True)
+        own = {name: os.path.join(base_dir, "worker", name) for name in ("work", "tmp", "local")}
+        for directory in own.values():
+            os.makedirs(directory, exist_ok=True)
+        worker_env = dict(env, TMPDIR=own["tmp"], SPARK_LOCAL_DIRS=own["local"])
+        worker_env.pop("PYTHONPATH", None)
         worker = ServerProcess("Spark worker", [
             spark_class, "org.apache.spark.deploy.worker.Worker", url, "--host", "127.0.0.1",
-            "--cores", str(cores), "--memory", memory, "--webui-port", str(free_port()),
-            "--work-dir", work_dir], env, os.path.join(base_dir, "worker.log"))
+            "--cores", str(cores), "--memory", memory, "--webui-port", str(worker_ui),
+            "--work-dir", own["work"]], worker_env, os.path.join(base_dir, "worker.log"))
         worker.wait_for(lambda: "Successfully registered with master" in worker.log(),
                         "register with the master")
-        yield url
+        yield StandaloneCluster(url, "http://127.0.0.1:%d" % master_ui,
+                                "http://127.0.0.1:%d" % worker_ui, own["work"])
     finally:
         if worker is not None:
             worker.stop()
@@ -146,7 +183,8 @@ def standalone_cluster(base_dir: str, cores: int = 2, memory: str = "1g") -> Ite
 @contextlib.contextmanager
 def connect_server(base_dir: str, master: str = "local[2]",
                    conf: Optional[Dict[str, str]] = None) -> Iterator[str]:
-    """A Spark Connect server; yields its URL ``sc://127.0.0.1:port``."""
+    """A Spark Connect server that takes only clients with its token; yields its URL
+    ``sc://localhost:port/;token=...``."""
     port = free_port()
     settings = {
         "spark.connect.grpc.binding.address": "127.0.0.1",
@@ -162,9 +200,11 @@ def connect_server(base_dir: str, master: str = "local[2]",
             "--master", master]
     for key, value in settings.items():
         args += ["--conf", "%s=%s" % (key, value)]
-    server = ServerProcess("Spark Connect server", args, server_env(base_dir),
+    token = secrets.token_hex(16)  # as pystream's own server: only this run's clients
+    server = ServerProcess("Spark Connect server", args,
+                           dict(server_env(base_dir), SPARK_CONNECT_AUTHENTICATE_TOKEN=token),
                            os.path.join(base_dir, "connect.log"))
-    url = "sc://127.0.0.1:%d" % port
+    url = "sc://localhost:%d/;token=%s" % (port, token)
     try:
         server.wait_for(lambda: _port_open(port), "open port %d" % port)
         _warm_up(url)
@@ -223,10 +263,16 @@ def _warm_up(url: str, attempts: int = 3) -> None:
 
 
 @pytest.fixture(scope="module")
-def standalone_master(tmp_path_factory) -> Iterator[str]:
-    """A running standalone cluster (master + one worker, 2 cores, 1g) for this module."""
-    with standalone_cluster(str(tmp_path_factory.mktemp("standalone"))) as url:
-        yield url
+def standalone(tmp_path_factory) -> Iterator[StandaloneCluster]:
+    """A running standalone cluster (master + one worker, 2 cores, 2g) for this module."""
+    with standalone_cluster(str(tmp_path_factory.mktemp("standalone"))) as cluster:
+        yield cluster
+
+
+@pytest.fixture(scope="module")
+def standalone_master(standalone) -> str:
+    """The ``spark://`` URL of the module's standalone cluster."""
+    return standalone.url
 
 
 @pytest.fixture(scope="session")

@@ -28,6 +28,7 @@ from pystream import graph, session
 from pystream.common.job import JobExecutionResult, JobID, JobStatus
 from pystream.compiler.sink_helpers import RunningQuery
 from pystream.compiler.sinks import plan_sink
+from pystream.compiler.source_helpers import runs_on_one_machine
 from pystream.compiler.translate import Compiler
 from pystream.errors import PystreamError
 from pystream.plan import Plan
@@ -98,6 +99,21 @@ def _safe(name: str) -> str:
 
 class JobCancelled(PystreamError):
     """The job was cancelled."""
+
+
+class CheckpointNeeded(PystreamError):
+    """A STREAMING job that keeps state runs on a cluster without a checkpoint directory:
+    its executors would write their state into a temporary directory of the driver's
+    machine, which they cannot reach."""
+
+    def __init__(self, job: str, spark):
+        super().__init__(
+            "job '%s' keeps state (keyed operators, aggregates, joins, windows) and runs on a "
+            "cluster (%s), so its checkpoint must be on storage every node reaches. Set "
+            "execution.checkpointing.dir (with a checkpointing interval: "
+            "env.enable_checkpointing(ms)) or Spark's spark.sql.streaming.checkpointLocation "
+            "to such a path: hdfs://..., s3a://..., abfss://..., gs://..., or a directory "
+            "every node mounts" % (job, spark.conf.get("spark.master", "a cluster")))
 
 
 class Job:
@@ -272,13 +288,23 @@ class Job:
         self._await_queries(bounded)
 
     def _checkpoint_location(self, sink: graph.Sink, index: int) -> str:
-        """A kept ``<dir>/<job>/<sink>`` with checkpointing configured, else a temporary one."""
+        """A kept ``<dir>/<job>/<sink>`` with checkpointing configured. Else a temporary
+        one: when Spark's tasks run on its driver's machine, there; on a cluster, under Spark's
+        ``spark.sql.streaming.checkpointLocation`` when set (the executors keep state there),
+        else on the driver for a stateless job only (see ``CheckpointNeeded``)."""
+        name = sink.meta.uid or "sink-%d" % index
         if self.keeps_checkpoints:
             base = self.settings.checkpoint_dir
             if base.startswith("file://"):
                 base = base[len("file://"):]
-            name = sink.meta.uid or "sink-%d" % index
             return os.path.join(base, _safe(self.name), _safe(name))
+        if not runs_on_one_machine(self.spark):
+            shared = self.spark.conf.get("spark.sql.streaming.checkpointLocation", None)
+            if shared:
+                return "%s/%s-%s/%s" % (shared.rstrip("/"), _safe(self.name),
+                                        self.job_id, _safe(name))
+            if self.plan.keeps_state:
+                raise CheckpointNeeded(self.name, self.spark)
         path = tempfile.mkdtemp(prefix="pystream-checkpoint-")
         self._checkpoints.append(path)
         return path

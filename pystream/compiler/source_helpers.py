@@ -6,9 +6,11 @@ A module of its own so that the connector modules (``compiler.connectors``) can 
 from __future__ import annotations
 
 import tempfile
+import uuid
 
 from pystream import graph, session
 from pystream.compiler.flow import Flow
+from pystream.errors import PystreamError
 from pystream.runtime import pysource
 
 
@@ -26,13 +28,40 @@ def read_python_source(compiler, spec: pysource.ReadSpec):
         return spark.createDataFrame(pysource.arrow_table(spec, batches),
                                      spec.schema()).coalesce(1)
     if spec.static and not settings.checkpoint_dir and shares_files(spark):
-        directory = tempfile.mkdtemp(prefix="pystream-source-")
-        compiler.temp_dirs.append(directory)
+        directory = scratch_directory(compiler, "a source's records")
         pysource.write_parquet(spec, directory)
         return reader.schema(spec.schema()).parquet(directory)
     session.with_session_python(spark, lambda: pysource.register(spark))
     option = pysource.encode_spec(compiler.ship(spec))
     return reader.format(pysource.FORMAT).option("spec", option).load()
+
+
+def scratch_directory(compiler, what: str) -> str:
+    """A new directory for ``what`` (files a streaming query reads back) that Spark's tasks
+    reach: a temporary one when they run on the driver's machine (removed with the job), else
+    one under the cluster's shared checkpoint location (Spark's
+    ``spark.sql.streaming.checkpointLocation``, or ``execution.checkpointing.dir``)."""
+    if runs_on_one_machine(compiler.spark):
+        directory = tempfile.mkdtemp(prefix="pystream-scratch-")
+        compiler.temp_dirs.append(directory)
+        return directory
+    shared = (compiler.spark.conf.get("spark.sql.streaming.checkpointLocation", None)
+              or compiler.settings.checkpoint_dir)
+    if not shared:
+        raise PystreamError(
+            "%s: on a cluster (%s), a STREAMING job writes them where its executors can "
+            "read them back: set Spark's spark.sql.streaming.checkpointLocation or "
+            "execution.checkpointing.dir to storage every node reaches (hdfs://, s3a://, "
+            "abfss://, gs://, or a directory every node mounts)"
+            % (what, compiler.spark.conf.get("spark.master", "a remote master")))
+    return "%s/pystream-scratch-%s" % (shared.rstrip("/"), uuid.uuid4().hex)
+
+
+def runs_on_one_machine(spark) -> bool:
+    """Whether Spark's tasks run on its driver's machine (a local master, also behind a Spark
+    Connect server): a temporary directory there then holds what Spark writes and reads back
+    (checkpoints, staged rows); on a cluster it must be storage every node reaches."""
+    return spark.conf.get("spark.master", "local").startswith("local")
 
 
 def shares_files(spark) -> bool:

@@ -43,6 +43,10 @@ CHAIN_BREAK = "forward (chain break)"  # a stage of its own, reading its input a
 HASH = "hash(key)"  # after key_by: a stage reading its input partitioned by key
 EXCHANGE = "exchange"  # after a partitioning: in the stage the partitioning starts
 
+# relational operators whose STREAMING form keeps state across micro-batches
+STATEFUL_RELATIONS = (ops.Aggregate, ops.WindowAggregate, ops.Distinct, ops.Join,
+                      ops.TemporalJoin, ops.MatchRecognize, ops.SetOp, ops.Sort, ops.Over)
+
 
 @dataclass(frozen=True)
 class Operator:
@@ -120,6 +124,18 @@ class Plan:
         if self.query is not None:
             return list(ops.walk(self.roots[0]))
         return list(graph.walk(list(self.roots)))
+
+    @property
+    def keeps_state(self) -> bool:
+        """Whether its STREAMING queries keep state between micro-batches: a keyed operator,
+        or a table query that aggregates, joins, sorts, matches or windows its rows."""
+        if any(stage.kind == "keyed" for stage in self.stages):
+            return True
+        queries = [self.roots[0]] if self.query is not None else [
+            n.source.rel for n in graph.walk(list(self.roots))
+            if isinstance(n, graph.Source) and isinstance(n.source, TableSource)]
+        return any(isinstance(rel, STATEFUL_RELATIONS) for query in queries
+                   for rel in ops.walk(query))
 
     def entry(self, node: graph.Stateless) -> str:
         """How stateless ``node`` reads its input: CHAIN, REBALANCE, CHAIN_BREAK, HASH or

@@ -4,7 +4,7 @@ import pytest
 
 from tests.connectors.conftest import kafka_servers, postgres  # noqa: F401 - pytest fixtures
 from tests.remote.materials import materials
-from tests.servers import standalone_master  # noqa: F401 - a pytest fixture
+from tests.servers import standalone, standalone_master  # noqa: F401 - pytest fixtures
 
 
 @pytest.fixture(scope="module")

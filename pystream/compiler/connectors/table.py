@@ -9,7 +9,6 @@ the DataStream ``Job`` (its checkpoints, cancellation, ``%jobs``).
 from __future__ import annotations
 
 import sys
-import tempfile
 from typing import Callable, Dict, List
 
 from pyspark.sql import functions as F
@@ -18,6 +17,7 @@ from pystream import graph
 from pystream.compiler.flow import Flow
 from pystream.compiler.relational import OP
 from pystream.compiler.sink_helpers import PART, RunningQuery, SinkPlan, start_client_stream
+from pystream.compiler.source_helpers import scratch_directory
 from pystream.datastream.connectors.table import TableCollectSink, TableConnectorSink, TableSource
 from pystream.runtime import records
 from pystream.runtime.layout import Layout
@@ -38,8 +38,7 @@ def table_source(source: TableSource, compiler, node: graph.Source) -> Flow:
         F.col(OP).cast("byte").alias(records.ROW_KIND) if updating  # each change's row kind
         else records.row_kind_column())
     if not unbounded and not compiler.settings.spark_batch:
-        directory = tempfile.mkdtemp(prefix="pystream-table-")
-        compiler.temp_dirs.append(directory)
+        directory = scratch_directory(compiler, "the rows of a bounded table read as a stream")
         df.write.mode("overwrite").parquet(directory)
         df = compiler.spark.readStream.schema(df.schema).parquet(directory)
     return Flow(df=df, layout=Layout(node.output_type), type_info=node.output_type,

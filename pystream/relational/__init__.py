@@ -1,0 +1,1 @@
+"""The Table API's plan: frozen expression and operation nodes, Flink's type rules, names."""
