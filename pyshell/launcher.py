@@ -18,7 +18,7 @@ from typing import Dict, List, Mapping, Optional, Sequence
 
 from pyshell.errors import StartupError
 from pystream.session import JavaNotFoundError, SessionSettings, find_java
-from pystream.session_settings import environment_layer, from_layers
+from pystream.session_settings import environment_layer, from_layers, public_url
 
 DEFAULT_NAME = "pystream-shell"
 CONFIG_ENV = "PYSTREAM_SHELL_CONFIG"
@@ -273,7 +273,8 @@ def check_remote(url: str) -> None:
     try:
         host, port = parse_connect(url)
     except ValueError:
-        raise StartupError("Bad Spark Connect URL %r: expected sc://HOST:PORT" % url) from None
+        raise StartupError("Bad Spark Connect URL %r: expected sc://HOST:PORT"
+                           % public_url(url)) from None
     for module in ("grpc", "google.rpc", "zstandard"):
         try:
             found = importlib.util.find_spec(module) is not None
@@ -288,7 +289,7 @@ def check_remote(url: str) -> None:
             "The Spark Connect server at %s is not reachable (%s).\n  Start one with\n"
             "    $SPARK_HOME/sbin/start-connect-server.sh --conf "
             "spark.connect.grpc.binding.port=%d\n  or leave out --remote for a local session."
-            % (url, problem, port))
+            % (public_url(url), problem, port))
 
 
 def check_master(url: str) -> None:
@@ -334,7 +335,7 @@ def install_py_files(settings: SessionSettings) -> None:
 def describe_target(settings: SessionSettings) -> str:
     """``local[*]``, ``spark://h:7077`` or ``sc://h:15002 (Spark Connect)``."""
     if settings.is_remote:
-        return "%s (Spark Connect)" % settings.remote
+        return "%s (Spark Connect)" % public_url(settings.remote)
     return settings.effective_master
 
 

@@ -10,14 +10,22 @@ no master or remote themselves, and PYSTREAM_SERVER is not ``off``) and say so o
 the JVM, Spark's classes and its Python workers are already running.
 
 The server runs in a process session of its own; ``stop`` ends every process of that session
-(the JVM and its Python workers), so nothing is left running. Its state (``server.json``)
-and log live in ``$PYSTREAM_SERVER_DIR``, by default ``~/.cache/pystream/server``.
+(the JVM and its Python workers), so nothing is left running. Its state (``server.json``),
+token and log live in ``$PYSTREAM_SERVER_DIR``, by default ``~/.cache/pystream/server``.
+
+Only its owner can use it: it binds the loopback address and accepts only clients that bring
+its token (Spark's ``spark.connect.authenticate.token``, a new random one per start, given to
+the server through its environment, never on a command line). The token is kept in a file
+only the owner can read (0600, in a 0700 directory); pystream's own clients read it from
+there, other clients use ``sc://localhost:PORT/;token=...``. A server bound to another
+address than loopback always has a token.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -33,7 +41,8 @@ STOP_TIMEOUT = 30.0
 
 @dataclass(frozen=True)
 class ServerInfo:
-    """A started server: its URL, the leader of its process session, its log."""
+    """A started server: its URL (without the token), the leader of its process session, its
+    log."""
 
     url: str
     pid: int
@@ -41,13 +50,50 @@ class ServerInfo:
     log: str
 
 
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
 def state_dir(environ=os.environ) -> str:
     return environ.get("PYSTREAM_SERVER_DIR") or os.path.join(
         os.path.expanduser("~"), ".cache", "pystream", "server")
 
 
+def _private_dir() -> str:
+    """The state directory, made (or made again) readable by its owner only."""
+    directory = state_dir()
+    os.makedirs(directory, mode=0o700, exist_ok=True)
+    os.chmod(directory, 0o700)
+    return directory
+
+
 def _state_file() -> str:
     return os.path.join(state_dir(), "server.json")
+
+
+def _token_file() -> str:
+    return os.path.join(state_dir(), "token")
+
+
+def _write_private(path: str, text: str) -> None:
+    """``text`` into ``path``, a file only its owner can read (made so before it is written)."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(descriptor, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def token() -> Optional[str]:
+    """The running server's token (None: no file, or a server started without one)."""
+    try:
+        with open(_token_file(), encoding="utf-8") as f:
+            return f.read().strip() or None
+    except OSError:
+        return None
+
+
+def with_token(url: str, value: Optional[str]) -> str:
+    """``sc://host:port`` with Spark Connect's ``;token=`` parameter (when there is one)."""
+    return "%s/;token=%s" % (url, value) if value else url
 
 
 def recorded() -> Optional[ServerInfo]:
@@ -64,40 +110,52 @@ def running() -> Optional[ServerInfo]:
     info = recorded()
     if info is None or not _alive(info.pid):
         return None
-    host, port = info.url[len("sc://"):].rsplit(":", 1)
-    return info if _port_open(host, int(port), timeout=0.5) else None
+    port = int(info.url.rsplit(":", 1)[1])
+    return info if _port_open("127.0.0.1", port, timeout=0.5) else None
 
 
 def url_for_jobs(environ=os.environ) -> Optional[str]:
-    """The URL jobs of this process should use: the running server's, unless PYSTREAM_SERVER
-    is ``off``."""
+    """The URL jobs of this process should use, token included: the running server's, unless
+    PYSTREAM_SERVER is ``off``."""
     if environ.get("PYSTREAM_SERVER", "").lower() in ("off", "0", "false", "no"):
         return None
     info = running()
-    return info.url if info else None
+    return with_token(info.url, token()) if info else None
 
 
 def start(port: int = DEFAULT_PORT, master: str = "local[*]",
-          conf: Optional[Dict[str, str]] = None, warm_up: bool = True) -> ServerInfo:
+          conf: Optional[Dict[str, str]] = None, warm_up: bool = True,
+          host: str = "127.0.0.1", authenticate: bool = True) -> ServerInfo:
     """Start the server (or return the running one) and, with ``warm_up``, run small jobs on
-    it: once this returns, a job's first query finds Spark's classes loaded."""
+    it: once this returns, a job's first query finds Spark's classes loaded. It listens on
+    ``host`` (loopback by default) and, with ``authenticate``, takes only clients that bring
+    its token; a server reachable from other machines must have one."""
     info = running()
     if info is not None:
         return info
     from pystream.session import SPARK_DEFAULTS, find_java, jvm_spark_home
 
-    directory = state_dir()
-    os.makedirs(os.path.join(directory, "conf"), exist_ok=True)  # no user spark-defaults
-    if _port_open("127.0.0.1", port):
-        raise RuntimeError("port %d is in use; choose another with --port" % port)
     settings = dict(SPARK_DEFAULTS)
     settings.update({
-        "spark.connect.grpc.binding.address": "127.0.0.1",
+        "spark.connect.grpc.binding.address": host,
         "spark.connect.grpc.binding.port": str(port),
         "spark.ui.enabled": "false",
         "spark.python.worker.reuse": "true",
     })
     settings.update(conf or {})
+    if settings.pop("spark.connect.authenticate.token", None) is not None:
+        raise RuntimeError("the server makes its own token: leave out "
+                           "spark.connect.authenticate.token")
+    binding = settings["spark.connect.grpc.binding.address"]
+    if not authenticate and binding not in LOOPBACK:
+        raise RuntimeError("a server on %s could be used by anyone who reaches that address: "
+                           "it needs its token (leave out --no-token)" % binding)
+    directory = _private_dir()
+    os.makedirs(os.path.join(directory, "conf"), exist_ok=True)  # no user spark-defaults
+    if _port_open("127.0.0.1", port):
+        raise RuntimeError("port %d is in use; choose another with --port" % port)
+    secret = secrets.token_hex(32) if authenticate else ""
+    _write_private(_token_file(), secret)
     args = [os.path.join(jvm_spark_home(), "sbin", "start-connect-server.sh"), "--wait",
             "--master", master]
     for key, value in settings.items():
@@ -106,21 +164,25 @@ def start(port: int = DEFAULT_PORT, master: str = "local[*]",
                SPARK_LOCAL_IP="127.0.0.1", SPARK_CONF_DIR=os.path.join(directory, "conf"),
                SPARK_LOG_DIR=directory, SPARK_PID_DIR=directory,
                PYSPARK_PYTHON=sys.executable)
+    env.pop("SPARK_CONNECT_AUTHENTICATE_TOKEN", None)
+    if secret:  # the server reads it from its environment: not in `ps`
+        env["SPARK_CONNECT_AUTHENTICATE_TOKEN"] = secret
     log = os.path.join(directory, "server.log")
     with open(log, "ab") as out:
+        os.chmod(log, 0o600)
         proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
                                 env=env, start_new_session=True)
-    info = ServerInfo(url="sc://127.0.0.1:%d" % port, pid=proc.pid, master=master, log=log)
+    # a token's client speaks plaintext gRPC only to "localhost" (else it wants TLS)
+    info = ServerInfo(url="sc://localhost:%d" % port, pid=proc.pid, master=master, log=log)
     deadline = time.monotonic() + START_TIMEOUT
     while not _port_open("127.0.0.1", port):
         if proc.poll() is not None or time.monotonic() > deadline:
             _end_session(proc.pid)
             raise RuntimeError("the Spark Connect server did not start; see %s" % log)
         time.sleep(0.2)
-    with open(_state_file(), "w", encoding="utf-8") as f:
-        json.dump(asdict(info), f)
+    _write_private(_state_file(), json.dumps(asdict(info)))
     if warm_up:
-        _warm_up(info.url)
+        _warm_up(with_token(info.url, secret))
     return info
 
 
@@ -129,10 +191,11 @@ def stop() -> Optional[ServerInfo]:
     info = recorded()
     if info is not None:
         _end_session(info.pid)
-    try:
-        os.remove(_state_file())
-    except OSError:
-        pass
+    for path in (_state_file(), _token_file()):
+        try:
+            os.remove(path)
+        except OSError:
+            pass
     return info
 
 
@@ -257,6 +320,10 @@ def main(argv: Sequence[str]) -> int:
     sub = p.add_subparsers(dest="action", required=True)
     begin = sub.add_parser("start", help="start the local server (or show the running one)")
     begin.add_argument("--port", type=int, default=DEFAULT_PORT)
+    begin.add_argument("--host", default="127.0.0.1",
+                       help="the address it listens on (default: loopback only)")
+    begin.add_argument("--no-token", dest="authenticate", action="store_false",
+                       help="accept clients without the token (loopback only)")
     begin.add_argument("--master", default="local[*]", help="default local[*]")
     begin.add_argument("--conf", "-c", metavar="KEY=VALUE", action="append", default=[])
     begin.add_argument("--no-warm-up", dest="warm_up", action="store_false",
@@ -270,12 +337,14 @@ def main(argv: Sequence[str]) -> int:
         print("pystream: starting a local Spark Connect server..." if already is None else
               "pystream: the server is already running", file=sys.stderr, flush=True)
         try:
-            info = start(options.port, options.master, conf, options.warm_up)
+            info = start(options.port, options.master, conf, options.warm_up,
+                         options.host, options.authenticate)
         except RuntimeError as e:
             print("pystream: %s" % e, file=sys.stderr)
             return 1
-        print("pystream: server running at %s (%s); jobs of this machine use it until "
-              "`pystream server stop`" % (info.url, info.master), file=sys.stderr)
+        print("pystream: server running at %s (%s); your jobs on this machine use it until "
+              "`pystream server stop`; other clients need its token (in %s)"
+              % (info.url, info.master, _token_file()), file=sys.stderr)
         return 0
     if options.action == "stop":
         info = stop()

@@ -14,7 +14,8 @@ import os
 from dataclasses import dataclass, field, fields
 from typing import Dict, List, Mapping, Optional
 
-__all__ = ["SessionSettings", "environment_layer", "from_layers", "read_environment"]
+__all__ = ["SessionSettings", "environment_layer", "from_layers", "read_environment",
+           "public_url"]
 
 LISTS = ("py_files", "jars", "packages", "archives", "classpaths")
 
@@ -48,6 +49,12 @@ class SessionSettings:
     @property
     def is_remote(self) -> bool:
         return bool(self.remote)
+
+
+def public_url(url: str) -> str:
+    """A Spark Connect URL as it may be shown: ``sc://host:port`` without its parameters
+    (``/;token=...`` is a secret)."""
+    return url.split("/;", 1)[0].rstrip("/") if url.startswith("sc://") else url
 
 
 def _items(text: str, sep: str) -> List[str]:
