@@ -12,9 +12,7 @@ a replay also lands in the same bucket.
 from __future__ import annotations
 
 import datetime
-import glob
 import json
-import os
 import re
 import time
 import uuid
@@ -33,7 +31,8 @@ from pystream.common.typeinfo import (
     _ElementTypeInfo,
 )
 from pystream.common.types import Row
-from pystream.runtime import records
+from pystream.runtime import filesystems, records
+from pystream.runtime.filesystems import Directory
 from pystream.runtime.formatting import java_string
 from pystream.runtime.records import ROW_KIND
 
@@ -237,10 +236,11 @@ class PartFileSpec:
 class _Part:
     """One part file being written under its hidden in-progress name."""
 
-    def __init__(self, directory: str, name: str, writer: FileWriter):
-        self.final = os.path.join(directory, name)
-        self.temp = os.path.join(directory, ".%s.inprogress.%s" % (name, uuid.uuid4()))
-        self.file = open(self.temp, "wb")  # closed in commit()
+    def __init__(self, directory: Directory, name: str, writer: FileWriter):
+        self.directory = directory
+        self.name = name
+        self.temp = ".%s.inprogress.%s" % (name, uuid.uuid4())
+        self.file = directory.open_output(self.temp)  # closed in commit()
         self.writer = writer
         self.records = 0
         self.size = 0  # bytes of the records given to a row writer
@@ -248,11 +248,10 @@ class _Part:
 
     def commit(self) -> str:
         self.writer.close()
-        self.file.flush()
-        os.fsync(self.file.fileno())
         self.file.close()
-        os.replace(self.temp, self.final)
-        return self.final
+        self.directory.sync(self.temp)
+        self.directory.rename(self.temp, self.name)
+        return self.directory.file(self.name)
 
 
 class PartFileStage:
@@ -275,16 +274,16 @@ class PartFileStage:
 
         spec = self.spec
         subtask = TaskContext.get().partitionId()
-        directory = os.path.join(spec.base_path, bucket_of(spec.bucket_pattern,
-                                                           spec.timezone_id, self.time_ms))
+        directory = filesystems.directory(spec.base_path).join(
+            bucket_of(spec.bucket_pattern, spec.timezone_id, self.time_ms))
         stem = "%s-%s-" % (spec.prefix, self.file_uuid(subtask))
         written: List[tuple] = []
         part: Optional[_Part] = None
         try:
-            os.makedirs(directory, exist_ok=True)
-            for leftover in glob.glob(os.path.join(glob.escape(directory),
-                                                   glob.escape("." + stem) + "*.inprogress.*")):
-                os.remove(leftover)  # an earlier attempt of this task
+            directory.make()
+            for name in directory.names():
+                if name.startswith("." + stem) and ".inprogress." in name:
+                    directory.remove(name)  # an earlier attempt of this task
             for batch in batches:
                 if not batch.num_rows:
                     continue
@@ -312,7 +311,7 @@ class PartFileStage:
                 part = None
         except OSError as e:
             raise operator_failure(OSError("cannot write part files in %s: %s"
-                                           % (directory, e)), spec.label, None) from None
+                                           % (directory.path, e)), spec.label, None) from None
         except Exception as e:  # noqa: BLE001 - a record that does not fit the format
             raise operator_failure(e, spec.label) from None
         finally:
@@ -322,7 +321,7 @@ class PartFileStage:
                                           pa.array([w[1] for w in written], pa.int64())],
                                          schema=_RESULT_ARROW)
 
-    def _open(self, directory: str, stem: str, counter: int) -> _Part:
+    def _open(self, directory: Directory, stem: str, counter: int) -> _Part:
         return _Part(directory, "%s%d%s" % (stem, counter, self.spec.suffix),
                      self.spec.file_writer())
 
@@ -340,26 +339,24 @@ class FileBatchCommitter:
 
     def __init__(self, spec: PartFileSpec, checkpoint: str):
         self.spec = spec
-        self.checkpoint = os.path.abspath(checkpoint)
-        self.sink_id = str(uuid.uuid5(uuid.NAMESPACE_URL, "pystream-sink:" + self.checkpoint))
+        self.log = filesystems.directory(checkpoint).join(self.LOG)
+        where = filesystems.local_path(checkpoint) if filesystems.is_local(checkpoint) \
+            else checkpoint
+        self.sink_id = str(uuid.uuid5(uuid.NAMESPACE_URL, "pystream-sink:" + where))
 
     def __call__(self, batch_df, batch_id: int) -> None:
         write_batch(batch_df, self.spec, self.sink_id, batch_id, self.batch_time(batch_id))
 
     def batch_time(self, batch_id: int) -> int:
         """The processing time of ``batch_id``: now, or what its first attempt recorded."""
-        log_dir = os.path.join(self.checkpoint, self.LOG)
-        path = os.path.join(log_dir, "%d.json" % batch_id)
-        if os.path.exists(path):
-            with open(path) as f:
-                return json.load(f)["time"]
-        os.makedirs(log_dir, exist_ok=True)
+        log = self.log
+        name = "%d.json" % batch_id
+        if log.exists(name):
+            return json.loads(log.read_text(name))["time"]
+        log.make()
         time_ms = int(time.time() * 1000)
-        temp = path + ".tmp"
-        with open(temp, "w") as f:
-            json.dump({"time": time_ms}, f)
-        os.replace(temp, path)
-        for name in os.listdir(log_dir):  # earlier batches are committed: never replayed
-            if name.endswith(".json") and int(name.split(".")[0]) < batch_id:
-                os.remove(os.path.join(log_dir, name))
+        log.write_text(name, json.dumps({"time": time_ms}))
+        for other in log.names():  # earlier batches are committed: never replayed
+            if other.endswith(".json") and int(other.split(".")[0]) < batch_id:
+                log.remove(other)
         return time_ms

@@ -22,7 +22,7 @@ from pystream.compiler.sink_helpers import RunningQuery, SinkPlan
 from pystream.compiler.source_helpers import retyped
 from pystream.datastream.connectors.file_system import BulkFormat, FileSink, FileSource
 from pystream.errors import PystreamError
-from pystream.runtime import records
+from pystream.runtime import filesystems, records
 from pystream.runtime.codecs import DeserializationError
 from pystream.runtime.files import FileBatchCommitter, PartFileSpec, write_batch
 from pystream.runtime.layout import Layout
@@ -59,8 +59,10 @@ def _reader(compiler):
 
 
 def _check_paths(source: FileSource, node: graph.Source) -> None:
+    """Local paths that do not exist fail before Spark starts; a URI (hdfs://, s3a://, ...)
+    is Spark's to read, where its file system is installed."""
     for path in source.paths:
-        if not os.path.exists(path):
+        if filesystems.is_local(path) and not os.path.exists(filesystems.local_path(path)):
             raise PystreamError("FileSource %s: path %s does not exist"
                                 % (node.meta.label(), path))
 
@@ -113,7 +115,9 @@ def file_sink(sink: FileSink, compiler, node: graph.Sink) -> SinkPlan:
     flow = compiler.materialize(flow, Layout(flow.type_info))
     config = sink.output_file_config
     spec = PartFileSpec(
-        base_path=os.path.abspath(sink.base_path), type_info=flow.type_info,
+        base_path=(filesystems.local_path(sink.base_path)
+                   if filesystems.is_local(sink.base_path) else sink.base_path),
+        type_info=flow.type_info,
         encoder=sink.encoder, writer_factory=sink.writer_factory,
         bucket_pattern=sink.bucket_assigner.format_str,
         timezone_id=sink.bucket_assigner.timezone_id, prefix=config.get_part_prefix(),

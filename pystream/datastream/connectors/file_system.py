@@ -31,13 +31,10 @@ __all__ = ["FileCompactor", "FileCompactStrategy", "OutputFileConfig", "FileSour
 
 
 def local_path(path: str) -> str:
-    """A local file system path from ``/p`` or ``file:///p``; other schemes are refused."""
+    """``/p`` for ``file:///p``; any other path as given: a local one, or a URI of a file
+    system the cluster has (``hdfs://``, ``s3a://``, ``gs://``, ``abfss://``)."""
     if path.startswith("file://"):
         return path[len("file://"):] or "/"
-    if "://" in path:
-        raise UnsupportedFeatureError("file system %r: pystream's file connectors read and "
-                                      "write local (or locally mounted) paths only"
-                                      % path.split("://")[0])
     return path
 
 
