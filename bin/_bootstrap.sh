@@ -1,11 +1,26 @@
 # Sourced by the bin/ scripts: make sure the project's virtual environment exists and is
 # current (it is created on first use and refreshed when pyproject.toml changes).
+# EXTRAS (set by the caller) names what to install: "all" for the shell and the CLI (no test
+# tooling), "dev" for ./bin/test (all of it and the test tooling).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="${PYSTREAM_VENV:-$ROOT/.venv}"
+EXTRAS="${EXTRAS:-all}"
 STAMP="$VENV/.pystream-installed"
-want="$(sha256sum "$ROOT/pyproject.toml" | cut -d' ' -f1)"
-if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$want" ]; then
+hash="$(sha256sum "$ROOT/pyproject.toml" | cut -d' ' -f1)"
+installed="$(cat "$STAMP" 2>/dev/null || true)"
+
+has_java17() {  # a Java 17 or newer in JAVA_HOME or on PATH (else the java extra brings one)
+    local java="java"
+    [ -n "${JAVA_HOME:-}" ] && java="$JAVA_HOME/bin/java"
+    "$java" -version 2>&1 | head -1 | grep -Eq '"(1[7-9]|[2-9][0-9])[."]'
+}
+
+# "dev" holds everything "all" does, so a test environment serves the shell as is
+if [ ! -x "$VENV/bin/python" ] || { [ "$installed" != "$hash $EXTRAS" ] \
+        && [ "$installed" != "$hash dev" ]; }; then
+    extras="$EXTRAS"
+    has_java17 || extras="$extras,java"
     PY="${PYTHON:-}"
     if [ -z "$PY" ]; then
         for candidate in python3 python3.13 python3.12 python3.11 python3.10; do
@@ -17,11 +32,14 @@ if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$want" ]; 
     fi
     [ -n "$PY" ] || { echo "pystream: no python3 (3.10 or newer) found" >&2; exit 1; }
     echo "pystream: setting up $VENV (first run, takes a minute or two)..." >&2
+    # (an environment made before the distribution was called pystream-spark holds "pystream")
     # pip's and setuptools' output goes to a log, shown only when the set-up fails
     log="$(mktemp "${TMPDIR:-/tmp}/pystream-setup.XXXXXX")"
     if { [ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"; } >"$log" 2>&1 \
             && "$VENV/bin/python" -m pip install --quiet --upgrade pip >>"$log" 2>&1 \
-            && "$VENV/bin/python" -m pip install --quiet -e "$ROOT[dev]" >>"$log" 2>&1; then
+            && { "$VENV/bin/python" -m pip uninstall --quiet -y pystream || true; } \
+                >>"$log" 2>&1 \
+            && "$VENV/bin/python" -m pip install --quiet -e "$ROOT[$extras]" >>"$log" 2>&1; then
         rm -f "$log"
     else
         cat "$log" >&2
@@ -29,5 +47,5 @@ if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$want" ]; 
         exit 1
     fi
     echo "pystream: $VENV is ready" >&2
-    echo "$want" > "$STAMP"
+    echo "$hash $EXTRAS" > "$STAMP"
 fi

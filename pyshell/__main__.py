@@ -1,7 +1,7 @@
 """``python -m pyshell``: the same as ``pystream-shell``."""
 import sys
 
-from pyshell.app import main
+from pyshell.entry import main
 
 if __name__ == "__main__":
     sys.exit(main())

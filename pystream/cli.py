@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import platform
 import runpy
 import signal
 import sys
@@ -222,6 +223,7 @@ def _print_program_error(error: BaseException) -> None:
 USAGE = """usage: pystream run [options] (-py FILE | -pym MODULE) [program args...]
        pystream sql [options] [-f FILE.sql]
        pystream server (start | stop | status)
+       pystream --version
 
 Commands:
   run     run a pystream program (pystream run --help for its options)
@@ -317,7 +319,7 @@ def _wait_for_streaming_jobs() -> int:
 
 def _sql_prompt(options) -> int:
     """``pystream sql`` without a script: the shell's Flink SQL prompt."""
-    from pyshell.app import main as shell
+    from pyshell.entry import main as shell
 
     where = ["--master", options.master] if options.master else \
         ["--remote", options.remote] if options.remote else []
@@ -335,12 +337,25 @@ def run_server(argv: Sequence[str]) -> int:
     return server.main(argv)
 
 
+def version_text() -> str:
+    """pystream's version and those of what it runs on (no Spark is started)."""
+    from importlib.metadata import version
+
+    import pystream
+
+    return "pystream %s (pyspark %s, Python %s)" % (
+        pystream.__version__, version("pyspark"), platform.python_version())
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """The ``pystream`` command."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(USAGE, end="")
         return 0 if argv else 2
+    if argv[0] in ("--version", "-V"):
+        print(version_text())
+        return 0
     commands = {"run": run, "sql": run_sql, "server": run_server}
     if argv[0] not in commands:
         print("pystream: unknown command %r\n%s" % (argv[0], USAGE), end="", file=sys.stderr)

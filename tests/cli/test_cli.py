@@ -14,6 +14,18 @@ def test_the_program_arguments_follow_the_program():
                                         ["-p", "3", "--conf", "x"])
 
 
+def test_version_names_pystream_pyspark_and_python(capsys):
+    from importlib.metadata import version
+
+    import pystream
+
+    assert main(["--version"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("pystream %s (pyspark %s, Python " % (
+        pystream.__version__, version("pyspark")))
+    assert version("pystream-spark") == pystream.__version__  # one version string
+
+
 def test_options_become_session_settings(monkeypatch):
     for name in ("PYSTREAM_MASTER", "PYSTREAM_REMOTE", "SPARK_REMOTE", "PYSTREAM_CONF"):
         monkeypatch.delenv(name, raising=False)
