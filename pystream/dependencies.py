@@ -28,7 +28,7 @@ from typing import List, Optional, Tuple
 
 from pystream.cache import cache_dir
 from pystream.errors import PystreamError, UnsupportedFeatureError
-from pystream.runtime.dependencies import ARCHIVE, FILE, PYTHON, Bundle, Item
+from pystream.runtime.dependencies import ARCHIVE, FILE, PYTHON, Bundle, Item, script_classes
 
 __all__ = ["Dependencies", "CachedFile", "prepare", "configure_session", "client_bundle",
            "PYTHON_FILES", "PYTHON_REQUIREMENTS", "PYTHON_ARCHIVES", "PYTHON_EXECUTABLE",
@@ -145,7 +145,7 @@ class Dependencies:
                 items.append(_archive_item(_shippable(path, "add_python_archive"), target))
         items += [_file_item(_shippable(c.path, "register_cached_file"), c.name, c.executable)
                   for c in self.cached_files]
-        bundle = Bundle(tuple(items))
+        bundle = Bundle(tuple(items), script_classes())
         size = sum(len(item.data) for item in items)
         if size > LARGE_BUNDLE:
             warnings.warn("The job's Python dependencies take %d MB and travel with every task; "

@@ -102,11 +102,15 @@ class Bundle:
     """The Python dependencies of a job."""
 
     items: Tuple[Item, ...] = ()
+    # the classes of the job's script (``__main__``), each pickled by value (see script_classes)
+    script_classes: Tuple[Tuple[str, bytes], ...] = ()
 
     @property
     def digest(self) -> str:
-        joined = " ".join(sorted(item.digest for item in self.items))
-        return hashlib.sha256(joined.encode()).hexdigest()[:32]
+        digest = hashlib.sha256(" ".join(sorted(item.digest for item in self.items)).encode())
+        for name, data in self.script_classes:
+            digest.update(name.encode() + b"\0" + data)
+        return digest.hexdigest()[:32]
 
     def install(self, root: Optional[str] = None) -> None:
         """Make the bundle available to this process (idempotent, cheap when repeated)."""
@@ -140,14 +144,64 @@ def _install(bundle: Bundle, root: str) -> None:
                               % (root, e)) from None
     paths = [path for item, path in local if item.kind == PYTHON]
     _replace_python_paths(paths)
+    _define_script_classes(bundle.script_classes)
     _state["files"] = {item.name: path for item, path in local if item.kind == FILE}
     archives = [(item.name, path) for item, path in local if item.kind == ARCHIVE]
     if archives:
         _state.setdefault("cwd", os.getcwd())
+        _absolute_import_paths()
         os.chdir(_working_directory(root, bundle.digest, archives))
     elif "cwd" in _state:  # an earlier job's archives
         os.chdir(_state["cwd"])  # type: ignore[arg-type]
     _state["bundle"] = bundle.digest
+
+
+def script_classes() -> Tuple[Tuple[str, bytes], ...]:
+    """The classes the running script defines (``__main__``: a job file, the shell's
+    namespace), each pickled by value. Their objects pickle by reference (``__main__.Point``),
+    which a worker, whose ``__main__`` is Spark's, resolves once the job's bundle defines them
+    there (``_define_script_classes``), as PyFlink ships them by value."""
+    from pyspark import cloudpickle
+
+    main = sys.modules.get("__main__")
+    classes = []
+    for name, value in sorted(vars(main).items() if main else ()):
+        if isinstance(value, type) and value.__module__ == "__main__" \
+                and value.__qualname__ == name:
+            try:
+                classes.append((name, cloudpickle.dumps(value)))
+            except Exception:  # noqa: BLE001 - a class that cannot travel fails where it is used
+                continue
+    return tuple(classes)
+
+
+def _define_script_classes(classes: Tuple[Tuple[str, bytes], ...]) -> None:
+    """The job script's classes in this process's ``__main__`` (see ``script_classes``).
+    User functions unpickled afterwards refer to these same class objects (cloudpickle keeps
+    one class per class of the driver), so objects pickle by reference both ways."""
+    main = sys.modules.get("__main__")
+    if main is None:
+        return
+    for name, data in classes:
+        try:
+            setattr(main, name, pickle.loads(data))
+        except Exception:  # noqa: BLE001 - a class that cannot load fails where it is used
+            continue
+
+
+def _absolute_import_paths() -> None:
+    """Spark puts a job's pyFiles on an executor's path relative to its working directory
+    (pystream's own code among them), and packages imported from there keep relative paths:
+    before the working directory changes, they become absolute."""
+    def absolute(paths):
+        return [os.path.abspath(p) if p and not os.path.isabs(p) else p for p in paths]
+
+    sys.path[:] = absolute(sys.path)
+    for module in list(sys.modules.values()):
+        path = getattr(module, "__path__", None)
+        if isinstance(path, list):
+            path[:] = absolute(path)
+    sys.path_importer_cache.clear()
 
 
 def _replace_python_paths(paths: List[str]) -> None:

@@ -119,6 +119,7 @@ def job_error_from(report: dict) -> JobExecutionError:
                 cause_message=report["message"], user_traceback=report.get("traceback", ""))
 
 
+_PYTHON_EXCEPTION = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)\b.*")
 _NOISE = re.compile(r"^\s+at |^\s*\.\.\. \d+ more|^\s*$|^JVM stacktrace:|^Caused by: ")
 
 
@@ -130,7 +131,10 @@ def spark_error(exc: BaseException, operator: Optional[str] = None) -> Exception
     if report is not None:
         return job_error_from(report)
     lines = [line for line in text.splitlines() if not _NOISE.search(line)]
-    summary = "\n".join(lines[:12]).strip() or type(exc).__name__
+    if len(lines) > 12:  # the head, and the exception a Python traceback ends with
+        raised = [line for line in lines[12:] if _PYTHON_EXCEPTION.match(line)]
+        lines = lines[:12] + (["  ...", raised[-1]] if raised else [])
+    summary = "\n".join(lines).strip() or type(exc).__name__
     prefix = "in %s: " % operator if operator else ""
     return JobExecutionError("%sSpark failed: %s" % (prefix, summary), operator=operator,
                              cause_type=type(exc).__name__, cause_message=summary)

@@ -20,7 +20,7 @@ from pystream.datastream.functions import (
 from pystream.datastream.output_tag import OutputTag
 from pystream.runtime.context import NO_TIMESTAMP, StreamingRuntimeContext, TaskInfo
 from pystream.runtime.errors import operator_failure
-from pystream.runtime.records import PICKLE_PROTOCOL
+from pystream.runtime.records import dumps
 from pystream.runtime.state import (
     _MISSING,
     MAX_WATERMARK,
@@ -61,7 +61,7 @@ def freeze(value):
     kind = type(value)
     if kind in _IMMUTABLE or (kind is tuple and _IMMUTABLE.issuperset(map(type, value))):
         return value
-    return Frozen(pickle.dumps(value, PICKLE_PROTOCOL))
+    return Frozen(dumps(value))
 
 
 def thaw(value):
@@ -71,7 +71,7 @@ def thaw(value):
 
 def frozen_bytes(value) -> bytes:
     """The pickle of an emitted value."""
-    return bytes(value) if type(value) is Frozen else pickle.dumps(value, PICKLE_PROTOCOL)
+    return bytes(value) if type(value) is Frozen else dumps(value)
 
 
 class _TimerService(TimerService):

@@ -33,7 +33,7 @@ from pystream.runtime.keyed import (
     frozen_bytes,
 )
 from pystream.runtime.layout import ORDER, SEQ, TAG, WM
-from pystream.runtime.records import PICKLE_PROTOCOL, VALUE_COLUMN
+from pystream.runtime.records import VALUE_COLUMN
 from pystream.runtime.state import _MISSING, value_checker
 
 TS_MILLIS = "__tsms"  # record timestamps as epoch milliseconds
@@ -90,7 +90,7 @@ class _SparkStateBackend:
     def commit(self) -> None:
         if self.changed:
             if self.data:
-                self.value_state.update((pickle.dumps(self.data, PICKLE_PROTOCOL),))
+                self.value_state.update((records.dumps(self.data),))
             else:
                 self.value_state.clear()
         self.data, self.changed = None, False

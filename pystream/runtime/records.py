@@ -305,16 +305,24 @@ _INT_TYPES = {BasicType.BYTE, BasicType.SHORT, BasicType.INT, BasicType.LONG}
 _NONE = type(None)
 
 
+def dumps(value) -> bytes:
+    """The pickle of a record: by reference, as pickle does, or by value (cloudpickle) for
+    what pickle cannot find by name (a class defined inside a function)."""
+    try:
+        return pickle.dumps(value, PICKLE_PROTOCOL)
+    except (pickle.PicklingError, AttributeError):
+        from pyspark import cloudpickle
+
+        return cloudpickle.dumps(value, PICKLE_PROTOCOL)
+
+
 def column_encoder(type_info: TypeInformation) -> ColumnEncoder:
     """A function from a list of Python values to one Arrow column of ``type_info``."""
     target = arrow_type(type_info)
 
     if isinstance(type_info, PickledBytesTypeInfo):
-        dumps = pickle.dumps
-
         def encode_pickled(values):
-            return pa.array([None if v is None else dumps(v, PICKLE_PROTOCOL) for v in values],
-                            pa.binary())
+            return pa.array([None if v is None else dumps(v) for v in values], pa.binary())
         return encode_pickled
 
     if isinstance(type_info, InstantTypeInfo):

@@ -11,6 +11,8 @@ import contextlib
 import difflib
 import io
 import re
+import sys
+import types
 from pathlib import Path
 from typing import List, Optional
 
@@ -27,12 +29,19 @@ def pystream_source(path: Path) -> str:
 
 
 def run_program(path: Path) -> str:
-    """What the program prints on pystream."""
+    """What the program prints on pystream, run as Python runs a script: the module
+    ``__main__`` (classes it defines are ``__main__.Name``, found in ``sys.modules``)."""
     source = pystream_source(path)
     printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        exec(compile(source, str(path), "exec"), {"__name__": "__main__",
-                                                  "__file__": str(path)})
+    program = types.ModuleType("__main__")
+    program.__file__ = str(path)
+    saved = sys.modules["__main__"]
+    sys.modules["__main__"] = program
+    try:
+        with contextlib.redirect_stdout(printed):
+            exec(compile(source, str(path), "exec"), program.__dict__)
+    finally:
+        sys.modules["__main__"] = saved
     return printed.getvalue()
 
 
