@@ -109,6 +109,15 @@ def _to_timestamp_ltz(args: List[Column], types: List[DataType], result) -> Colu
     return F.timestamp_millis(value)
 
 
+def _regexp_extract(args, types, result) -> Column:
+    """Flink's REGEXP_EXTRACT: NULL when the pattern does not match (Spark: ''), and the
+    whole match without an index (Spark: group 1)."""
+    text, pattern = args[0], args[1]
+    index = args[2] if len(args) > 2 else F.lit(0)
+    return F.when(F.call_function("rlike", text, pattern),
+                  F.call_function("regexp_extract", text, pattern, index))
+
+
 def _call(name: str) -> Callable:
     return lambda args, types, result: F.call_function(name, *args)
 
@@ -148,7 +157,7 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "locate": _call("locate"), "instr": _call("instr"),
     "lpad": _call("lpad"), "rpad": _call("rpad"), "repeat": _call("repeat"),
     "reverse": _call("reverse"), "left": _call("left"), "right": _call("right"),
-    "regexp_replace": _call("regexp_replace"), "regexp_extract": _call("regexp_extract"),
+    "regexp_replace": _call("regexp_replace"), "regexp_extract": _regexp_extract,
     "regexp": _call("regexp"),
     "split_index": _op(lambda s, sep, i: F.nullif(F.call_function("split_part", s, sep, i + 1),
                                                   F.lit(""))),

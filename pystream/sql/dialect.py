@@ -87,8 +87,11 @@ class FlinkParser(Spark.Parser):
         "FIRST": lambda args: exp.Anonymous(this="FIRST", expressions=args),
         "LAST": lambda args: exp.Anonymous(this="LAST", expressions=args),
         # Flink functions whose arguments Spark's parsing would change: its ARRAY_SORT
-        # drops a third argument, its SPLIT takes a regex, its ARRAY_SLICE counts from 0
-        **{name: _as_written(name) for name in ("ARRAY_SORT", "SPLIT", "ARRAY_SLICE")},
+        # drops a third argument, its SPLIT takes a regex, its ARRAY_SLICE counts from 0, its
+        # DATE_FORMAT reads a string argument as a time and converts the Java pattern, its
+        # REGEXP_EXTRACT without an index takes group 1 (Flink: the whole match)
+        **{name: _as_written(name) for name in ("ARRAY_SORT", "SPLIT", "ARRAY_SLICE",
+                                                  "DATE_FORMAT", "REGEXP_EXTRACT")},
     }
 
     FUNCTION_PARSERS = {

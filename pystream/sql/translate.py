@@ -66,6 +66,13 @@ class Scope:
                 "Column '%s' not found in any table. Available columns: [%s]." % (where, known))
         raise ValidationException("Column '%s' is ambiguous." % where)
 
+    def has_qualifier(self, qualifier: str) -> bool:
+        """Whether a table of the FROM clause is called ``qualifier``."""
+        return any((q or "").lower() == qualifier.lower() for q, _, _ in self.columns)
+
+    def has_column(self, name: str) -> bool:
+        return any(n.lower() == name.lower() for _, n, _ in self.columns)
+
     def visible(self, qualifier: Optional[str] = None) -> List[Tuple[str, str]]:
         """What ``*`` (or ``q.*``) stands for: not the values of scalar sub-queries."""
         return [(n, field) for q, n, field in self.columns
@@ -766,6 +773,27 @@ FUNCTION_NAMES = {
 }
 
 
+def _column(node: exp.Column, scope: Optional[Scope]) -> ex.Expr:
+    """A column, or a field of a ROW column (``person.id``, ``t.person.id``): the leading
+    name is a table's qualifier when one is in scope, else the column; the rest are fields."""
+    parts = [part.name for part in node.parts]
+    if scope is None:
+        base: ex.Expr = ex.Column(parts[0])
+        fields = parts[1:]
+    elif len(parts) == 1:
+        prop = scope.window_property(parts[0])
+        if prop is not None:
+            return prop
+        return ex.Column(scope.resolve(None, parts[0]))
+    elif scope.has_qualifier(parts[0]) or not scope.has_column(parts[0]):
+        base, fields = ex.Column(scope.resolve(parts[0], parts[1])), parts[2:]
+    else:
+        base, fields = ex.Column(scope.resolve(None, parts[0])), parts[1:]
+    for name in fields:
+        base = ex.Call("get", (base, ex.Literal(name, DataTypes.STRING())))
+    return base
+
+
 def to_expr(node: exp.Expression, scope: Optional[Scope]) -> ex.Expr:
     """An expression node from a sqlglot expression, names resolved in ``scope``."""
     if isinstance(node, exp.Paren):
@@ -773,13 +801,7 @@ def to_expr(node: exp.Expression, scope: Optional[Scope]) -> ex.Expr:
     if isinstance(node, exp.Column):
         if isinstance(node.this, exp.Star):
             return ex.Star(node.table or None)
-        name = node.name
-        if scope is None:
-            return ex.Column(name)
-        prop = scope.window_property(name)
-        if prop is not None:
-            return prop
-        return ex.Column(scope.resolve(node.table or None, name))
+        return _column(node, scope)
     if isinstance(node, exp.Star):
         return ex.Star()
     if isinstance(node, exp.Literal):

@@ -19,7 +19,7 @@ _EXPORTS = {
     "ExplainDetail": "explain_detail", "FunctionContext": "udf", "ScalarFunction": "udf",
     "TableFunction": "udf", "AggregateFunction": "udf", "TableAggregateFunction": "udf",
     "AsyncScalarFunction": "udf", "DataView": "data_view", "ListView": "data_view",
-    "MapView": "data_view",
+    "MapView": "data_view", "ChangelogMode": "changelog_mode",
 }
 
 __all__ = sorted(_EXPORTS) + ["Row", "RowKind"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Dict, List, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Union
 
 from pystream.errors import UnsupportedFeatureError
 from pystream.relational import build
@@ -313,7 +313,7 @@ class TableEnvironment:
     def _execute_insert(self, rel: ops.Rel, target, overwrite: bool) -> TableResult:
         if isinstance(target, TableDescriptor):
             name = "*anonymous_sink$%d*" % next(_anonymous)
-            entry = _catalog_table(target)
+            entry = _catalog_table(target, rel.schema)
         else:
             object_path, entry = self._catalogs.lookup(target)
             name = object_path.name
@@ -379,7 +379,15 @@ class StreamTableEnvironment(TableEnvironment):
     def from_changelog_stream(self, data_stream, schema=None, changelog_mode=None) -> Table:
         """A table of a changelog: a stream of Rows whose ``get_row_kind()`` says what each
         one is (+I, -U, +U, -D), as ``to_changelog_stream`` gives them. In STREAMING mode the
-        table is updating (its changes are the rows'); in BATCH mode each row is a row."""
+        table is updating (its changes are the rows'); in BATCH mode each row is a row.
+        With ``ChangelogMode.upsert()`` the rows are upserts by the schema's primary key."""
+        if changelog_mode is not None and changelog_mode.is_upsert:
+            from pystream.table.upsert_changelog import upserts_as_changes
+
+            row = from_type_info(data_stream.get_type())
+            names = row.field_names() if isinstance(row, RowType) else ["f0"]
+            data_stream = upserts_as_changes(data_stream, names,
+                                             schema.primary_key if schema else ())
         return self._from_stream(data_stream, (schema,) if schema else (), changelog=True)
 
     def _from_stream(self, data_stream, fields_or_schema, changelog: bool) -> Table:
@@ -504,8 +512,13 @@ def _is_batch_env(env) -> bool:
 
 # -- helpers ---------------------------------------------------------------------------------
 
-def _catalog_table(descriptor: TableDescriptor) -> CatalogTable:
+def _catalog_table(descriptor: TableDescriptor, rows: Optional[Schema] = None) -> CatalogTable:
+    """The catalog entry a descriptor describes; an INSERT's target descriptor without a
+    schema takes the schema of the rows written (``rows``), as Flink does."""
     schema = descriptor.get_schema()
+    if schema is None and rows is not None:
+        schema = DeclaredSchema.new_builder().from_fields(
+            list(rows.names), [f.data_type for f in rows]).build()
     if schema is None:
         raise ValidationException("A table descriptor needs a schema.")
     return CatalogTable(schema, descriptor.get_options(),
