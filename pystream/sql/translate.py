@@ -773,10 +773,19 @@ FUNCTION_NAMES = {
 }
 
 
+# SQL's functions called without parentheses, where sqlglot's parsing leaves a column
+NILADIC_FUNCTIONS = {"LOCALTIMESTAMP": "local_timestamp", "LOCALTIME": "local_time",
+                     "CURRENT_TIMESTAMP": "current_timestamp", "CURRENT_DATE": "current_date",
+                     "CURRENT_TIME": "current_time"}
+
+
 def _column(node: exp.Column, scope: Optional[Scope]) -> ex.Expr:
     """A column, or a field of a ROW column (``person.id``, ``t.person.id``): the leading
     name is a table's qualifier when one is in scope, else the column; the rest are fields."""
     parts = [part.name for part in node.parts]
+    niladic = NILADIC_FUNCTIONS.get(parts[0].upper()) if len(parts) == 1 else None
+    if niladic and (scope is None or not scope.has_column(parts[0])):
+        return ex.Call(niladic, ())  # LOCALTIMESTAMP, CURRENT_DATE, ... without parentheses
     if scope is None:
         base: ex.Expr = ex.Column(parts[0])
         fields = parts[1:]
