@@ -6,7 +6,7 @@ import importlib.util
 import sys
 from typing import Optional, Sequence
 
-SHELL_LIBRARIES = ("IPython", "prompt_toolkit", "pygments", "rich")
+SHELL_LIBRARIES = ("IPython", "prompt_toolkit", "pygments", "rich", "plotext")
 
 
 def missing_libraries() -> list:

@@ -7,7 +7,7 @@ import sys
 from pyshell import background, namespace
 from pyshell.errors import StartupError, short_error
 
-MAGICS = ("preview", "head", "watch", "jobs", "stop", "explain", "conf", "sql")
+MAGICS = ("preview", "head", "watch", "chart", "jobs", "stop", "explain", "conf", "sql")
 
 
 def load(ipython, warm_up: bool = True) -> background.SparkStarter:

@@ -1,9 +1,9 @@
 """The shell's magics: thin wrappers that parse their arguments and call pure functions.
 
-``%preview``/``%head``, ``%watch``, ``%jobs``, ``%stop``, ``%explain``, ``%conf``; ``%name?``
-shows each one's help. A stream argument is any Python expression giving a DataStream; in
-the cell form (``%%preview``) it is the cell's last expression. Options may come before or
-after the expression: ``%preview ds.map(f) -n 5``.
+``%preview``/``%head``, ``%watch``, ``%chart``, ``%jobs``, ``%stop``, ``%explain``, ``%conf``,
+``%sql``; ``%name?`` shows each one's help. A stream argument is any Python expression
+giving a DataStream; in the cell form (``%%preview``) it is the cell's last expression.
+Options may come before or after the expression: ``%preview ds.map(f) -n 5``.
 """
 from __future__ import annotations
 
@@ -188,6 +188,10 @@ class PystreamMagics(Magics):
             print(short_error(e), file=sys.stderr, flush=True)
             return None
 
+    def _in_notebook(self) -> bool:
+        """Whether the shell is a Jupyter kernel's (results are HTML there)."""
+        return getattr(self.shell, "kernel", None) is not None
+
     def _session(self):
         try:
             return self.starter.session()
@@ -271,6 +275,55 @@ class PystreamMagics(Magics):
         try:
             closing = self._run(lambda cancel: follow(ds, args.n, cancel, out.show,
                                                       args.refresh, args.mode))
+        finally:
+            out.close()
+        if closing:
+            print(closing)
+
+    # -- %chart
+
+    @magic_arguments()
+    @argument("-x", dest="x", default=None,
+              help="the field along x (default: a windowed result's window end, else the "
+                   "rows' order)")
+    @argument("-y", dest="y", default=None,
+              help="the field to plot (default: the last field holding numbers)")
+    @argument("--by", default=None, help="one series per value of this field")
+    @argument("--kind", default="line", choices=["line", "bar", "scatter"],
+              help="line (default), bar or scatter")
+    @argument("--last", type=int, default=50, help="points each series keeps (50)")
+    @argument("-n", "--rows", dest="n", type=int, default=None,
+              help="stop after this many rows")
+    @argument("--timeout", type=float, default=None, help="stop after this many seconds")
+    @argument("--refresh", type=float, default=0.5, help="seconds between redraws (0.5)")
+    @argument("--sql", action="store_true",
+              help="the line (or cell) is a Flink SQL query, run in t_env")
+    @_stream_argument
+    @line_cell_magic
+    def chart(self, line: str, cell: Optional[str] = None):
+        """A live chart of a DataStream, a Table or (--sql) a query, redrawn as rows arrive
+        until the stream ends, -n rows, --timeout or Ctrl-C (which stops the query). A
+        windowed result plots by its window end; the caption shows the watermark. In a
+        terminal it is drawn in text, in a notebook as an image updated in place."""
+        from pyshell.chart import ChartSpec, chart, live_chart_output
+
+        args, expression = self._parse(self.chart, line)
+        if args.sql:
+            query = cell if cell is not None else expression
+            t_env = self.shell.user_ns.get("t_env")
+            if not query.strip() or t_env is None:
+                raise UsageError("give a query: %chart --sql SELECT ... (t_env runs it)")
+            self._session()
+            source = t_env.sql_query(query)
+        else:
+            source = self._stream(expression, cell)
+        spec = ChartSpec(kind=args.kind, x=args.x, y=args.y, by=args.by, last=args.last)
+        self._session()
+        self.starter.make_way()
+        out = live_chart_output()
+        try:
+            closing = self._run(lambda cancel: chart(source, spec, cancel, out.show,
+                                                     args.refresh, args.n, args.timeout))
         finally:
             out.close()
         if closing:
@@ -382,7 +435,12 @@ class PystreamMagics(Magics):
             if shown is None:
                 return None
             lines, frame = shown
-            if lines:
+            if lines and frame is not None and args.mode == "tableau" and self._in_notebook():
+                from IPython.display import HTML, display
+
+                display(HTML(render.html_table(list(frame.columns), frame.values.tolist())))
+                print(lines[-1])  # "N rows in set"
+            elif lines:
                 print("\n".join(lines))
         if args.output:
             self.shell.user_ns[args.output] = frame

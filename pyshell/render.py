@@ -213,9 +213,11 @@ def watch_frame(columns: Sequence[str], rows: Sequence[Any], total: int,
     return " · ".join(status) + "\n" + table(columns, rows, terminal=terminal)
 
 
-def watch_footer(reason: str, total: int, elapsed: float) -> str:
-    """The line ``%watch`` leaves under its last frame."""
-    return "stopped: %s · %d row%s seen · %s" % (stop_reason(reason), total,
+def watch_footer(reason: str, total: int, elapsed: float, n: int = 0,
+                 timeout: float = 0) -> str:
+    """The line ``%watch`` (and ``%chart``, stopped after ``n`` rows or ``timeout``) leaves
+    under its last frame."""
+    return "stopped: %s · %d row%s seen · %s" % (stop_reason(reason, n, timeout), total,
                                                    "" if total == 1 else "s",
                                                    duration(elapsed))
 

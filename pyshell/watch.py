@@ -1,10 +1,11 @@
 """``%watch``: a live table of a stream's latest rows, its rate and watermark, until Ctrl-C."""
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from collections import deque
-from typing import Callable, Optional, Tuple
+from typing import Any, Callable, Iterator, Optional, Tuple
 
 from pyshell import render
 from pyshell.preview import Cancellation, StreamTap, compiled_stream
@@ -40,21 +41,105 @@ def watch(ds, n: int, cancel: Cancellation, show: Callable[[str], None],
     the first ``n`` keys, see ``pystream.datastream.planning.record_key``) every ``refresh``
     seconds until ``cancel`` is set or the stream ends; the query is stopped in every case.
     Returns the closing line."""
-    from pystream.datastream import RuntimeExecutionMode
-    from pystream.datastream.planning import plan_of, record_key
-    from pystream.session import get_session
+    from pystream.datastream.planning import record_key
 
     started = time.monotonic()
     view = LatestPerKey(*record_key(ds)) if mode == "table" else LatestRows()
+    reason, total = follow(ds, view, cancel, show, refresh, _text_frame(n), started, n)
+    return render.watch_footer(reason, total, time.monotonic() - started)
+
+
+def _text_frame(n: int) -> Callable:
+    def draw(columns, rows, total, rate, watermark, elapsed, status, ended=False) -> str:
+        return render.watch_frame(columns, rows, total, rate, watermark, elapsed, status)
+    return draw
+
+
+def follow(source, view, cancel: Cancellation, show: Callable, refresh: float,
+           draw: Callable, started: float, n: int = 0,
+           bounded_tables: bool = True) -> Tuple[str, int]:
+    """Run ``source`` (a DataStream, or a Table) into ``view`` and show ``draw``'s frame of
+    it every ``refresh`` seconds until it ends or ``cancel`` is set: (why it stopped, rows
+    seen). The query is stopped in every case."""
+    rows_of = _stream_rows if hasattr(source, "key_by") else _table_rows
+    with rows_of(source, bounded_tables) as (tap, columns):
+        return _show_until_stopped(tap, view.columns(columns), view, n, cancel, show, refresh,
+                                   started, draw)
+
+
+@contextlib.contextmanager
+def _stream_rows(ds, bounded_tables: bool) -> Iterator[Tuple[Any, list]]:
+    """A tap of a DataStream's records as a streaming query, and their columns."""
+    from pystream.datastream import RuntimeExecutionMode
+    from pystream.datastream.planning import plan_of
+    from pystream.session import get_session
+
     plan = plan_of(ds, RuntimeExecutionMode.STREAMING)
     with compiled_stream(plan, with_watermark=True) as compiled:
         spark = get_session()
         if compiled.shuffle_partitions:
             spark.conf.set("spark.sql.shuffle.partitions", str(compiled.shuffle_partitions))
         with StreamTap(spark, compiled.df, compiled.decode, bounded=compiled.bounded) as tap:
-            reason, total = _show_until_stopped(tap, view.columns(compiled.columns), view, n,
-                                                cancel, show, refresh, started)
-    return render.watch_footer(reason, total, time.monotonic() - started)
+            yield tap, compiled.columns
+
+
+@contextlib.contextmanager
+def _table_rows(table, bounded_tables: bool) -> Iterator[Tuple[Any, list]]:
+    """A tap of a Table's changes (``op`` first): a streaming query over an unbounded table,
+    the rows of a bounded one at once."""
+    from pystream.compiler.table_job import TableJob
+    from pystream.session import get_session
+    from pystream.table.planning import plan_of
+
+    plan = plan_of(table)
+    job, rel = TableJob.of(plan.query), plan.roots[0]
+    names = list(rel.schema.names)
+    if not job.is_unbounded(rel):
+        if not bounded_tables:
+            raise ValueError("%watch follows a STREAMING query over an unbounded table; "
+                             "%preview shows the rows of a bounded one")
+        frame = job.frame(rel)
+        with BoundedTap(lambda: [[str(row.get_row_kind())] + list(row)
+                                 for row in job.rows(rel, frame)]) as tap:
+            yield tap, ["op"] + names
+        return
+    df, updating = job.frame(rel)
+
+    def decode(arrow) -> list:
+        columns = [arrow.column(i).to_pylist() for i in range(len(names))]
+        kinds = arrow.column(len(names)).to_pylist() if updating else [0] * arrow.num_rows
+        return [[ROW_KINDS[k]] + list(values) for k, values in zip(kinds, zip(*columns))]
+
+    with StreamTap(get_session(), df, decode) as tap:
+        yield tap, ["op"] + names
+
+
+class BoundedTap:
+    """A bounded table's rows, read once, behind ``StreamTap``'s interface."""
+
+    def __init__(self, read: Callable[[], list]):
+        self.read = read
+        self.all: Optional[list] = None
+
+    def __enter__(self) -> "BoundedTap":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+    def poll(self) -> Tuple[bool, bool]:
+        if self.all is None:
+            self.all = self.read()
+        return True, True
+
+    def progress(self) -> Optional[dict]:
+        return None
+
+    def count(self) -> int:
+        return len(self.all or [])
+
+    def rows(self, offset: int, limit: int) -> list:
+        return (self.all or [])[offset:offset + limit]
 
 
 class LatestRows:
@@ -151,33 +236,15 @@ def watch_table(table, n: int, cancel: Cancellation, show: Callable[[str], None]
     """``watch`` of a Table over an unbounded source: its latest changes (``op`` first; mode
     "table": the rows they leave), the rate and the watermark, until ``cancel``; the query
     is stopped in every case."""
-    from pystream.compiler.table_job import TableJob
-    from pystream.session import get_session
-    from pystream.table.planning import plan_of
-
-    plan = plan_of(table)
-    job, rel = TableJob.of(plan.query), plan.roots[0]
-    if not job.is_unbounded(rel):
-        raise ValueError("%watch follows a STREAMING query over an unbounded table; "
-                         "%preview shows the rows of a bounded one")
     started = time.monotonic()
-    df, updating = job.frame(rel)
-    names = list(rel.schema.names)
-
-    def decode(arrow) -> list:
-        columns = [arrow.column(i).to_pylist() for i in range(len(names))]
-        kinds = arrow.column(len(names)).to_pylist() if updating else [0] * arrow.num_rows
-        return [[ROW_KINDS[k]] + list(values) for k, values in zip(kinds, zip(*columns))]
-
     view = CurrentRows() if mode == "table" else LatestRows()
-    with StreamTap(get_session(), df, decode) as tap:
-        reason, total = _show_until_stopped(tap, view.columns(["op"] + names), view, n,
-                                            cancel, show, refresh, started)
+    reason, total = follow(table, view, cancel, show, refresh, _text_frame(n), started, n,
+                           bounded_tables=False)
     return render.watch_footer(reason, total, time.monotonic() - started)
 
 
-def _show_until_stopped(tap: StreamTap, columns, view, n: int, cancel: Cancellation,
-                        show: Callable[[str], None], refresh: float, started: float
+def _show_until_stopped(tap, columns, view, n: int, cancel: Cancellation,
+                        show: Callable, refresh: float, started: float, draw: Callable
                         ) -> Tuple[str, int]:
     """Redraw ``view`` until the stream ends or ``cancel`` is set: (why it stopped, rows
     seen)."""
@@ -187,8 +254,8 @@ def _show_until_stopped(tap: StreamTap, columns, view, n: int, cancel: Cancellat
         now = time.monotonic()
         if changed:
             rows, total = view.rows(tap, n)
-        show(render.watch_frame(columns, rows, total, meter.add(now, total),
-                                watermark_of(tap.progress()), now - started, view.status()))
+        show(draw(columns, rows, total, meter.add(now, total), watermark_of(tap.progress()),
+                  now - started, view.status(), ended))
         if ended:
             return "end", total
         if cancel.wait(refresh):

