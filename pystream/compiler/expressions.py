@@ -26,6 +26,8 @@ from pystream.table.types import (
     CharType,
     DataType,
     DecimalType,
+    DoubleType,
+    FloatType,
     LocalZonedTimestampType,
     TimestampType,
     VarCharType,
@@ -118,6 +120,21 @@ def _regexp_extract(args, types, result) -> Column:
                   F.call_function("regexp_extract", text, pattern, index))
 
 
+EXACT_DOUBLES = 2.0 ** 52  # a double this large is an integer already
+
+
+def _floor_or_ceil(name: str) -> Callable:
+    """FLOOR/CEIL: of a DOUBLE or FLOAT a DOUBLE, as in Flink (Spark's give a BIGINT, which
+    overflows past 2^63); of other types Spark's."""
+    def translate(args, types, result) -> Column:
+        x = args[0]
+        if isinstance(types[0], (DoubleType, FloatType)):
+            return F.when(F.abs(x) >= F.lit(EXACT_DOUBLES), x) \
+                .otherwise(F.call_function(name, x).cast("double"))
+        return F.call_function(name, x)
+    return translate
+
+
 def _call(name: str) -> Callable:
     return lambda args, types, result: F.call_function(name, *args)
 
@@ -168,7 +185,8 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "sha384": _op(lambda a: F.sha2(a, 384)), "sha512": _op(lambda a: F.sha2(a, 512)),
     "sha2": _call("sha2"), "overlay": _call("overlay"), "uuid": _call("uuid"),
     "hex": _call("hex"), "bin": _call("bin"),
-    "abs": _call("abs"), "sign": _call("sign"), "floor": _call("floor"), "ceil": _call("ceil"),
+    "abs": _call("abs"), "sign": _call("sign"), "floor": _floor_or_ceil("floor"),
+    "ceil": _floor_or_ceil("ceil"),
     "round": _call("round"), "truncate": _op(lambda x, n: _truncate(x, n)),
     "power": _call("power"), "sqrt": _call("sqrt"), "exp": _call("exp"), "ln": _call("ln"),
     "log10": _call("log10"), "log2": _call("log2"), "log": _call("log"), "sin": _call("sin"),

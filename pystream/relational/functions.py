@@ -57,6 +57,17 @@ def same_as(index: int = 0, nullable: str = "args") -> TypeRule:
     return rule
 
 
+def floor_or_ceil(types: List[DataType]) -> DataType:
+    """FLOOR and CEIL: a DECIMAL(p, s) gives DECIMAL(1 + p - s, 0), as Flink's rounding of
+    decimals types it (the digits may grow by one); other types their own."""
+    t = types[0]
+    scale = getattr(t, "scale", None)
+    if not scale:
+        return _nullable_if_any(types, t)
+    rounded = DataTypes.DECIMAL(min(38, 1 + t.precision - scale), 0)
+    return _nullable_if_any(types, rounded)
+
+
 def arithmetic(op: str) -> TypeRule:
     return lambda types: type_rules.arithmetic_type(op, types[0], types[1])
 
@@ -139,7 +150,7 @@ _SCALAR = {
     "uuid": returns(STRING, "never"), "hex": returns(STRING), "bin": returns(STRING),
     # math
     "abs": same_as(0), "sign": same_as(0),
-    "floor": same_as(0), "ceil": same_as(0),
+    "floor": floor_or_ceil, "ceil": floor_or_ceil,
     "round": same_as(0), "truncate": same_as(0),
     "power": returns(DOUBLE), "sqrt": returns(DOUBLE), "exp": returns(DOUBLE),
     "ln": returns(DOUBLE), "log10": returns(DOUBLE), "log2": returns(DOUBLE),

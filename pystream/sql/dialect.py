@@ -89,9 +89,11 @@ class FlinkParser(Spark.Parser):
         # Flink functions whose arguments Spark's parsing would change: its ARRAY_SORT
         # drops a third argument, its SPLIT takes a regex, its ARRAY_SLICE counts from 0, its
         # DATE_FORMAT reads a string argument as a time and converts the Java pattern, its
-        # REGEXP_EXTRACT without an index takes group 1 (Flink: the whole match)
+        # REGEXP_EXTRACT without an index takes group 1 (Flink: the whole match), its
+        # LPAD/RPAD become one PAD node our translation does not know
         **{name: _as_written(name) for name in ("ARRAY_SORT", "SPLIT", "ARRAY_SLICE",
-                                                  "DATE_FORMAT", "REGEXP_EXTRACT")},
+                                                  "DATE_FORMAT", "REGEXP_EXTRACT", "LPAD",
+                                                  "RPAD")},
     }
 
     FUNCTION_PARSERS = {

@@ -323,10 +323,48 @@ def _select(t_env, node: exp.Select, ctes) -> ops.Rel:
         having_expr = to_expr(having.this, scope) if having is not None else None
         rel = build.aggregate(rel, keys, exprs, sql=True, having=having_expr)
     else:
+        hidden = _hidden_order_keys(node, scope, [name for _, name in items])
+        if hidden and node.args.get("distinct") is None:
+            # ORDER BY fields the select list leaves out: carried to the sort, then dropped
+            rel = build.project(rel, exprs + [ex.Alias(e, (n,)) for n, e in hidden], sql=True)
+            rel = _order_and_limit(rel, _with_hidden_keys(node, hidden), Scope.of(rel, None))
+            return build.project(rel, [ex.Column(name) for _, name in items], sql=True)
         rel = build.project(rel, exprs, sql=True)
     if node.args.get("distinct") is not None:
         rel = build.distinct(rel)
     return _order_and_limit(rel, node, Scope.of(rel, None), scope)
+
+
+def _hidden_order_keys(node: exp.Select, scope: Scope,
+                       names: List[str]) -> List[Tuple[str, ex.Expr]]:
+    """The ORDER BY keys that name no output column but fields of the FROM clause, each
+    with a hidden name: [("$order0", expression), ...]."""
+    order = node.args.get("order")
+    if order is None:
+        return []
+    visible = {n.lower() for n in names}
+    hidden = []
+    for o in order.expressions:
+        columns = [c for c in o.this.find_all(exp.Column) if not isinstance(c.this, exp.Star)]
+        if isinstance(o.this, exp.Literal) or not columns or all(
+                c.name.lower() in visible and not c.table for c in columns):
+            continue
+        hidden.append(("$order%d" % len(hidden), to_expr(o.this, scope)))
+    return hidden
+
+
+def _with_hidden_keys(node: exp.Select, hidden: List[Tuple[str, ex.Expr]]) -> exp.Select:
+    """``node`` whose ORDER BY names the hidden columns in place of the keys they carry."""
+    node = node.copy()
+    names = iter(name for name, _ in hidden)
+    visible = {e.alias_or_name.lower() for e in node.expressions}
+    for o in node.args["order"].expressions:
+        columns = [c for c in o.this.find_all(exp.Column) if not isinstance(c.this, exp.Star)]
+        if isinstance(o.this, exp.Literal) or not columns or all(
+                c.name.lower() in visible and not c.table for c in columns):
+            continue
+        o.set("this", exp.column(next(names), quoted=True))
+    return node
 
 
 PATTERN_ELEMENT = re.compile(
@@ -707,7 +745,14 @@ def _order_and_limit(rel: ops.Rel, node: exp.Expression, scope: Scope,
         return rel
     keys = []
     for o in (order.expressions if order is not None else []):
-        expr = to_expr(_unqualified(o.this, scope), scope)
+        if isinstance(o.this, exp.Literal) and not o.this.is_string:  # ORDER BY 2: ordinal
+            position = int(o.this.this)
+            if not 1 <= position <= len(rel.schema.names):
+                raise ValidationException("Ordinal out of range: ORDER BY %d of %d columns."
+                                          % (position, len(rel.schema.names)))
+            expr: ex.Expr = ex.Column(rel.schema.names[position - 1])
+        else:
+            expr = to_expr(_unqualified(o.this, scope), scope)
         nulls_first = o.args.get("nulls_first")
         keys.append(ex.Ordering(expr, not o.args.get("desc"), nulls_first))
     count = limit.args.get("count") if isinstance(limit, exp.Fetch) else \
@@ -945,6 +990,10 @@ def _builtin(node: exp.Func, scope: Optional[Scope]) -> ex.Expr:
                 args.extend(to_expr(a, scope) for a in v.expressions)
             elif isinstance(v, exp.Expression):
                 args.append(to_expr(v, scope))
+    if isinstance(node, exp.StrPosition):  # sqlglot: (string, substring); Flink's is
+        args[:2] = args[1::-1]  # POSITION(substring IN string), LOCATE(substring, string)
+    if isinstance(node, exp.Initcap):  # Spark's parsing adds a delimiter argument
+        args = args[:1]
     call = _function(name, args)
     return ex.Call(call.name, call.args, distinct) if distinct else call
 
