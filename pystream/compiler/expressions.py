@@ -135,6 +135,16 @@ def _floor_or_ceil(name: str) -> Callable:
     return translate
 
 
+def _plus(args, types, result) -> Column:
+    """``+``; with a character string on either side the Table API's concatenation (Flink
+    converts such a PLUS into CONCAT, the other operand as its string)."""
+    a, b = args
+    if isinstance(types[0], (CharType, VarCharType)) or isinstance(types[1], (CharType,
+                                                                               VarCharType)):
+        return F.concat(a.cast("string"), b.cast("string"))
+    return a + b
+
+
 def _call(name: str) -> Callable:
     return lambda args, types, result: F.call_function(name, *args)
 
@@ -144,7 +154,7 @@ def _op(fn: Callable) -> Callable:
 
 
 SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Column]] = {
-    "plus": _op(lambda a, b: a + b), "minus": _op(lambda a, b: a - b),
+    "plus": _plus, "minus": _op(lambda a, b: a - b),
     "times": _op(lambda a, b: a * b), "divide": _divide,
     "mod": _op(lambda a, b: a % b), "negate": _op(lambda a: -a), "unary_plus": _op(lambda a: a),
     "equals": _op(lambda a, b: a == b), "not_equals": _op(lambda a, b: a != b),

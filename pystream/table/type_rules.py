@@ -107,6 +107,8 @@ def arithmetic_type(op: str, left: DataType, right: DataType) -> DataType:
         else:
             result = _wider_integral(left, right)
         return _nullable(result, left, right)
+    if op == "+" and (isinstance(left, STRINGS) or isinstance(right, STRINGS)):
+        return _nullable(DataTypes.STRING(), left, right)  # concatenation
     if op in "+-":
         if isinstance(left, DATETIMES) and isinstance(right, INTERVALS):
             return _nullable(left, left, right)
