@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime
 import io
 import numbers
-import sys
 import threading
 import time
 from collections import deque
@@ -276,11 +275,9 @@ class NotebookChart:
 
 def live_chart_output():
     """Where ``%chart`` draws: in place on a terminal, else an updating notebook display."""
-    try:
-        interactive = sys.stdout.isatty()
-    except (AttributeError, ValueError):
-        interactive = False
-    return TerminalChart() if interactive else NotebookChart()
+    from pyshell.watch import on_terminal
+
+    return TerminalChart() if on_terminal() else NotebookChart()
 
 
 def chart(source, spec: ChartSpec, cancel: Cancellation, show: Callable[[ChartData], None],

@@ -305,10 +305,14 @@ class LiveDisplay:
         """The display stays as last shown."""
 
 
+def on_terminal() -> bool:
+    """Whether the output is a terminal (else a notebook, a pipe: IPython's display)."""
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def live_output():
     """Where ``%watch`` draws: in place on a terminal, else through IPython's display."""
-    try:
-        interactive = sys.stdout.isatty()
-    except (AttributeError, ValueError):
-        interactive = False
-    return LiveTerminal() if interactive else LiveDisplay()
+    return LiveTerminal() if on_terminal() else LiveDisplay()
