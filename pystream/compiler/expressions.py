@@ -242,11 +242,12 @@ AGGREGATES: Dict[str, Callable[[List[Column], bool], Column]] = {
     "collect": lambda a, d: F.collect_list(a[0]),
 }
 
-# Running (windowed) forms where an aggregate has no DISTINCT window form in Spark.
+# Running (windowed) forms of DISTINCT aggregates, which Spark has no window form of: over
+# the set of the frame's distinct values (``collect_set`` skips NULLs).
 RUNNING_DISTINCT = {
-    "count": lambda a: F.size(F.collect_set(a[0])),
-    "sum": lambda a: F.aggregate(F.collect_set(a[0]), F.lit(0).cast(
-        "bigint"), lambda acc, x: acc + x),
+    "count": lambda values, zero: F.size(values),
+    "sum": lambda values, zero: F.when(F.size(values) > 0, F.aggregate(
+        values, zero, lambda total, x: total + x)),
 }
 
 
@@ -344,7 +345,9 @@ def running_aggregate_column(call: ex.Call, schema: Schema, window) -> Column:
     if call.name in RANKING:
         return RANKING[call.name]().over(window).cast(spark_type(type_of(call, schema)))
     if call.distinct and call.name in RUNNING_DISTINCT:
-        column = RUNNING_DISTINCT[call.name](args).over(window)
+        values = F.collect_set(args[0]).over(window)
+        zero = F.lit(0).cast(spark_type(type_of(call.args[0], schema)))
+        column = RUNNING_DISTINCT[call.name](values, zero)
     else:
         make = AGGREGATES.get(call.name)
         if make is None:

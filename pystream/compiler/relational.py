@@ -786,6 +786,13 @@ def _changelog_join(node: ops.Join, left: Frame, right: Frame, ctx: Context) -> 
 
     from pystream.runtime.joining import JoinChangelog, JoinState
 
+    keys, others = _split_condition(node)
+    if others and node.kind == "inner":  # each joined change kept if the rest holds for it
+        equi = functools.reduce(lambda a, b: ex.Call("and", (a, b)), [
+            ex.Call("equals", pair) for pair in keys]) if keys else None
+        joined = _changelog_join(replace(node, condition=equi), left, right, ctx)
+        rest = functools.reduce(lambda a, b: ex.Call("and", (a, b)), others)
+        return replace(joined, df=joined.df.where(to_column(rest, _join_schema(node))))
     keys = _equi_keys(node)
     group = [F.col("__k%d" % i) for i in range(len(keys))] or [F.lit(0)]
     fields = node.schema.spark_type().fields
@@ -898,6 +905,16 @@ def _shifted_time(expr: ex.Expr) -> Optional[Column]:
 def _equi_keys(node) -> List[Tuple[ex.Column, ex.Column]]:
     """The (left field, right field) pairs a join's condition equates; an
     UnsupportedFeatureError if it says more (the joins replayed per key cannot check it)."""
+    keys, others = _split_condition(node)
+    if others:
+        raise UnsupportedFeatureError(
+            "a %s join in STREAMING mode whose condition is more than equalities of the two "
+            "sides' fields (%s)" % (node.kind, ", ".join(str(o) for o in others)[:80]))
+    return keys
+
+
+def _split_condition(node) -> Tuple[List[Tuple[ex.Column, ex.Column]], List[ex.Expr]]:
+    """A join condition's (left field, right field) equalities, and its other terms."""
     names = _join_schema(node).names
     width = len(node.left.schema)
     keys, others = [], []
@@ -909,11 +926,7 @@ def _equi_keys(node) -> List[Tuple[ex.Column, ex.Column]]:
             keys.append(term.args if sides[0] else term.args[::-1])
         else:
             others.append(term)
-    if others:
-        raise UnsupportedFeatureError(
-            "a %s join in STREAMING mode whose condition is more than equalities of the two "
-            "sides' fields (%s)" % (node.kind, ", ".join(str(o) for o in others)[:80]))
-    return keys
+    return keys, others
 
 
 def _temporal_join(node: ops.TemporalJoin, ctx: Context) -> Frame:

@@ -13,6 +13,7 @@ from typing import Callable, Dict, List
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 
+from pystream.compiler import flink_csv
 from pystream.compiler.bad_records import (
     PARSER_OPTIONS,
     checked,
@@ -139,14 +140,17 @@ def _read_filesystem(node: ops.ConnectorScan, spark, streaming: bool) -> DataFra
         reader = reader.schema(with_corrupt_column(physical.spark_type())) \
             .options(timestampFormat="yyyy-MM-dd HH:mm:ss[.SSSSSSSSS]", **PARSER_OPTIONS)
         if fmt == "csv":
-            df = reader.options(sep=options.get("csv.field-delimiter", ","),
-                                quote=options.get("csv.quote-character", '"'),
+            quote = options.get("csv.quote-character", '"')
+            df = reader.options(sep=options.get("csv.field-delimiter", ","), quote=quote,
+                                escape=options.get("csv.escape-character", quote),
                                 nullValue=options.get("csv.null-literal", "\u0000"),
                                 emptyValue="").csv(path)
         else:
             df = reader.json(path)
         df = checked(df, node.name, fmt, physical.names, file_location(),
                      ignores_errors(options, fmt))
+        if fmt == "csv" and "csv.null-literal" not in options:
+            df = _empty_text_not_null(df, physical)
     elif fmt in CHANGELOG_FORMATS:
         return _read_changelog(node, reader.text(path), fmt, monitored)
     elif fmt == "raw":
@@ -157,6 +161,14 @@ def _read_filesystem(node: ops.ConnectorScan, spark, streaming: bool) -> DataFra
         raise ValidationException("Could not find any format factory for identifier '%s' in "
                                   "the classpath." % fmt)
     return df.select(*[F.col("`%s`" % n) for n in node.physical.names])
+
+
+def _empty_text_not_null(df: DataFrame, physical: Schema) -> DataFrame:
+    """Flink's CSV reads an empty field of a text column as '' (there is no NULL without a
+    'csv.null-literal'); Spark's reader gives NULL."""
+    texts = {f.name for f in physical if isinstance(f.data_type, (T.CharType, T.VarCharType))}
+    return df.select(*[F.coalesce(F.col("`%s`" % n), F.lit("")).alias(n) if n in texts
+                       else F.col("`%s`" % n) for n in df.columns])
 
 
 def _read_changelog(node: ops.ConnectorScan, lines: DataFrame, fmt: str,
@@ -223,6 +235,8 @@ def is_bounded(options: Dict[str, str], schema: Schema) -> bool:
 def _write_filesystem(df: DataFrame, options: Dict[str, str], schema: Schema,
                       partition_keys: List[str], overwrite: bool) -> None:
     fmt = options.get("format")
+    if fmt == "csv" and flink_csv.writes(flink_csv.unpartitioned(schema, partition_keys)):
+        df, fmt = flink_csv.csv_lines(df, schema, partition_keys, options), "raw"
     writer = df.write.mode("overwrite" if overwrite else "append")
     if partition_keys:
         writer = writer.partitionBy(*partition_keys)

@@ -866,6 +866,8 @@ def to_expr(node: exp.Expression, scope: Optional[Scope]) -> ex.Expr:
         return ex.Literal(None, DataTypes.NULL())
     if isinstance(node, exp.Alias):
         return ex.Alias(to_expr(node.this, scope), (node.alias,))
+    if isinstance(node, exp.Filter):
+        return to_expr(_filtered_aggregate(node), scope)
     for cls, name in BINARY.items():
         if type(node) is cls:
             return ex.Call(name, (to_expr(node.this, scope), to_expr(node.expression, scope)))
@@ -973,6 +975,25 @@ def to_expr(node: exp.Expression, scope: Optional[Scope]) -> ex.Expr:
     if isinstance(node, exp.Func):
         return _builtin(node, scope)
     raise UnsupportedFeatureError("the SQL expression %s" % to_sql(node)[:60])
+
+
+def _filtered_aggregate(node: exp.Filter) -> exp.Expression:
+    """``agg(x) FILTER (WHERE c)`` as ``agg(CASE WHEN c THEN x END)`` (``COUNT(*)`` counts
+    ``CASE WHEN c THEN 1 END``): rows where ``c`` is not true give NULL, which aggregates
+    skip."""
+    aggregate, condition = node.this.copy(), node.expression.this
+
+    def only_when(value: exp.Expression) -> exp.Expression:
+        return exp.Case(ifs=[exp.If(this=condition.copy(), true=value)])
+
+    argument = aggregate.this
+    if isinstance(argument, exp.Distinct):
+        argument.set("expressions", [only_when(e) for e in argument.expressions])
+    elif argument is None or isinstance(argument, exp.Star):
+        aggregate.set("this", only_when(exp.Literal.number(1)))
+    else:
+        aggregate.set("this", only_when(argument))
+    return aggregate
 
 
 def _builtin(node: exp.Func, scope: Optional[Scope]) -> ex.Expr:

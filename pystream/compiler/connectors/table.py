@@ -14,6 +14,7 @@ from typing import Callable, Dict, List
 from pyspark.sql import functions as F
 
 from pystream import graph
+from pystream.compiler import flink_csv
 from pystream.compiler.flow import Flow
 from pystream.compiler.relational import OP
 from pystream.compiler.sink_helpers import PART, RunningQuery, SinkPlan, start_client_stream
@@ -144,6 +145,9 @@ def _filesystem(sink: TableConnectorSink, df, schema, updating, job, compiler):
         df, fmt = df.select(encoded(list(sink.physical), fmt, op).alias("value")), "text"
     else:
         _append_only(sink, updating)
+    keys = list(sink.partition_keys)
+    if fmt == "csv" and flink_csv.writes(flink_csv.unpartitioned(sink.physical, keys)):
+        df, fmt = flink_csv.csv_lines(df, sink.physical, keys, sink.options), "text"
     if fmt not in ("csv", "json", "parquet", "orc", "text"):
         raise ValidationException("A streaming filesystem sink writes csv, json, parquet, "
                                   "orc, %s, not '%s'." % (", ".join(CHANGELOG_FORMATS), fmt))

@@ -1,0 +1,70 @@
+"""Record what real PyFlink 2.3 prints for each Nexmark query over the suite's small event file.
+
+    PATH=/tmp/flinkvenv/bin:$PATH python tests/oracle/record_nexmark.py [q0 q5 ...]
+
+Each query runs as ``bench/nexmark/job.py QUERY EVENTS --print`` with ``pystream`` renamed to
+``pyflink``, a fresh PyFlink process per query (about ten seconds each); its output goes to
+``tests/nexmark/expected/<query>.out``, compared by ``tests/nexmark/test_nexmark.py``. A query
+PyFlink refuses is recorded as ``ERROR: <its last cause's message>``. q23 is recorded with
+``--quote-datetime`` (PyFlink's parser refuses ``A.dateTime`` as nexmark writes it).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests.nexmark.events import QUERIES, small_events  # noqa: E402
+
+EXPECTED = ROOT / "tests" / "nexmark" / "expected"
+JOB = ROOT / "bench" / "nexmark" / "job.py"
+
+
+def record(query: str, events: Path, python: str) -> bool:
+    copy = JOB.with_name("job_pyflink.py")
+    copy.write_text(re.sub(r"\bpystream\b", "pyflink", JOB.read_text()))
+    env = dict(os.environ, TZ="UTC")
+    env["PATH"] = os.path.dirname(python) + os.pathsep + env.get("PATH", "")
+    started = time.monotonic()
+    try:
+        flags = ["--print"] + (["--quote-datetime"] if query == "q23" else [])
+        done = subprocess.run([python, str(copy), query, str(events), *flags],
+                              capture_output=True, text=True, env=env, timeout=900)
+    finally:
+        copy.unlink()
+    EXPECTED.mkdir(parents=True, exist_ok=True)
+    if done.returncode:
+        causes = re.findall(r"^Caused by: [\w.$]+: (.*)$", done.stderr, re.M)
+        if not causes:
+            print("FAILED %s:\n%s" % (query, done.stderr[-3000:]))
+            return False
+        (EXPECTED / ("%s.out" % query)).write_text("ERROR: %s\n" % causes[-1])
+        print("recorded %s: PyFlink refuses it: %s" % (query, causes[-1]))
+        return True
+    (EXPECTED / ("%s.out" % query)).write_text(done.stdout)
+    print("recorded %s (%.0f s, %d lines)" % (query, time.monotonic() - started,
+                                             done.stdout.count("\n")), flush=True)
+    return True
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("queries", nargs="*", default=QUERIES)
+    parser.add_argument("--python", default="/tmp/flinkvenv/bin/python")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as directory:
+        events = small_events(Path(directory))
+        results = [record(q, events, args.python) for q in args.queries]
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
