@@ -16,46 +16,21 @@ from __future__ import annotations
 
 import contextlib
 import io
-import re
-from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from bench.nexmark import job
+from bench.nexmark.results import result_rows
 from tests.nexmark.events import QUERIES, small_events
 
 EXPECTED = Path(__file__).resolve().parent / "expected"
 IN_ORDER = {"q0", "q1", "q2", "q14", "q21", "q22"}
 # queries PyFlink prints as an upsert stream (+U without -U): how many leading fields key it
 UPSERT_KEYS = {"q9": 1}
-CHANGE = re.compile(r"^(\+I|-U|\+U|-D)\[(.*)\]$")
 
 # query -> what pystream is missing to give PyFlink's result
 NOT_YET: dict = {}
-
-
-def result_rows(printed: str, key_fields: int = 0) -> Counter:
-    """The rows a printed changelog leaves (lines that are not changes count as rows); with
-    ``key_fields``, an upsert stream: a row replaces the last one of its key."""
-    rows: Counter = Counter()
-    by_key: dict = {}
-    for line in printed.splitlines():
-        change = CHANGE.match(line)
-        if change is None:
-            rows[line] += 1
-            continue
-        kind, row = change.groups()
-        if key_fields:
-            key = tuple(row.split(", ")[:key_fields])
-            if kind in ("+I", "+U"):
-                by_key[key] = row
-            else:
-                by_key.pop(key, None)
-        else:
-            rows[row] += 1 if kind in ("+I", "+U") else -1
-    rows.update(by_key.values())
-    return +rows
 
 
 def selected():

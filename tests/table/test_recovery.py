@@ -145,7 +145,7 @@ def _in_a_batch(checkpoints: Path, timeout: float = 30) -> None:
 
 def _windows(counts: dict) -> list:
     """The sink rows of {(second of the window start, key): count}."""
-    return sorted((k, (START + datetime.timedelta(seconds=w)).strftime("%Y-%m-%d %H:%M:%S.000"),
+    return sorted((k, (START + datetime.timedelta(seconds=w)).strftime("%Y-%m-%d %H:%M:%S"),
                    n) for (w, k), n in counts.items())
 
 
