@@ -6,6 +6,7 @@ Structured Streaming over the same JSON lines (one trigger that reads them all),
 query's columns into Spark's ``noop`` sink, as a PySpark user would write q0, q1, q2, q21
 and q22; prints ``nexmark <query> seconds=<s>``.
 """
+import os
 import sys
 import time
 
@@ -19,8 +20,10 @@ SCHEMA = "event_type INT, bid STRUCT<%s>" % BID.replace(" BIGINT", ": BIGINT").r
 
 
 def bids(spark, events):
+    """The bids of the events file (a streaming file source reads a directory: the file's
+    own, filtered to its name)."""
     df = spark.readStream.schema(SCHEMA).option("timestampFormat", "yyyy-MM-dd HH:mm:ss.SSS") \
-        .json(events)
+        .option("pathGlobFilter", os.path.basename(events)).json(os.path.dirname(events))
     return df.where("event_type = 2").select("bid.*")
 
 
