@@ -49,6 +49,7 @@ from pystream.relational import operations as ops
 from pystream.relational.resolve import type_of
 from pystream.relational.schema import Field, Schema
 from pystream.relational.time_bounded import (
+    WINDOW_BOUNDS,
     conjuncts,
     is_interval_join,
     is_window_join,
@@ -371,6 +372,12 @@ def _top_n(over: ops.Over, n: int, ctx: Context, with_rank: bool, skip: int = 0)
         .orderBy(*[_ordering(o, schema) for o in window.order_by])
     df = frame.df.select(*keys, *[quoted(f) for f in names], F.col(SEQ),
                          F.dense_rank().over(ordered).alias("__ord"))
+    parts = ["__part%d" % i for i in range(len(keys))]
+    if n == 1 and not skip:
+        df = _top_1(df, parts, names, with_rank)
+        return Frame(df.select(*[quoted(f) for f in names],
+                               F.col("__rank").alias(over.schema.names[-1]), F.col(SEQ),
+                               F.col(OP), F.col(SUB)), updating=True)
     output = st.StructType(
         [st.StructField(f.name, f.data_type.spark_type(), True) for f in schema] +
         [st.StructField("__rank", st.LongType(), False),
@@ -382,6 +389,30 @@ def _top_n(over: ops.Over, n: int, ctx: Context, with_rank: bool, skip: int = 0)
     return Frame(df.select(*[quoted(f) for f in names],
                            F.col("__rank").alias(over.schema.names[-1]), F.col(SEQ),
                            F.col(OP), F.col(SUB)), updating=True)
+
+
+def _top_1(df: DataFrame, parts: List[str], names: List[str], with_rank: bool) -> DataFrame:
+    """``runtime.ranking.TopN``'s changelog for the best row only, in Spark: a row is the new
+    best when its ``__ord`` is lower than every earlier row's of its partition; it replaces
+    the best before it (-D then +I; with the rank shown, -U then +U), or is the first (+I)."""
+    earlier = Window.partitionBy(*parts).orderBy(SEQ).rowsBetween(Window.unboundedPreceding, -1)
+    df = df.withColumn("__best_before", F.min("__ord").over(earlier))
+    bests = df.where(F.col("__best_before").isNull() | (F.col("__ord") < F.col("__best_before")))
+    row = F.struct(*[quoted(f) for f in names])
+    bests = bests.select(*parts, row.alias("__new"), F.col(SEQ), F.lag(row).over(
+        Window.partitionBy(*parts).orderBy(SEQ)).alias("__old"))
+    rank = F.lit(1 if with_rank else 0).cast("bigint")
+    old_kind, new_kind = (UPDATE_BEFORE, UPDATE_AFTER) if with_rank else (DELETE, INSERT)
+
+    def change(value: str, kind, sub: int) -> Column:
+        return F.struct(F.col(value).alias("row"), F.lit(kind).alias("op"),
+                        F.lit(sub).alias("sub"))
+
+    changes = F.when(F.col("__old").isNull(), F.array(change("__new", INSERT, 0))) \
+        .otherwise(F.array(change("__old", old_kind, 0), change("__new", new_kind, 1)))
+    exploded = bests.select(F.explode(changes).alias("__c"), F.col(SEQ))
+    return exploded.select(*[F.col("__c.row")[f].alias(f) for f in names], rank.alias("__rank"),
+                           F.col(SEQ), F.col("__c.op").alias(OP), F.col("__c.sub").alias(SUB))
 
 
 def _window_ranked(over: ops.Over, n: int, ctx: Context) -> Frame:
@@ -571,6 +602,10 @@ def _aggregate(node: ops.Aggregate, ctx: Context) -> Frame:
         grouped = _grouped(frame.df, keys, _aggregate_columns(node.aggregates, schema))
         return Frame(grouped.select(*[quoted(n) for n in node.schema.names]))
     python = any(isinstance(a.expr, ex.UserCall) for a in node.aggregates)
+    if not frame.updating and _groups_by_window(node):  # each window once, when it closes
+        grouped = _grouped(frame.df, keys, _aggregate_columns(node.aggregates, schema) + [
+            (F.max(SEQ).alias(SEQ), SEQ, False)])
+        return Frame(grouped.select(*[quoted(n) for n in node.schema.names], F.col(SEQ)))
     if frame.updating and not python:
         return _retracting_aggregate(node, frame, keys)
     if python:
@@ -584,14 +619,49 @@ def _aggregate(node: ops.Aggregate, ctx: Context) -> Frame:
     arg_schema = _arg_schema(node, schema)
     running = Window.partitionBy(*[quoted(k) for k in key_names]).orderBy(SEQ) \
         .rowsBetween(Window.unboundedPreceding, Window.currentRow)
-    values = [running_aggregate_column(_arg_call(a.expr, i), arg_schema, running)
-              .alias(a.names[0]) for i, a in enumerate(node.aggregates)]
+    values = []
+    for i, (a, f) in enumerate(zip(node.aggregates, node.schema.fields[len(node.keys):])):
+        if _counts_first_values(a.expr):
+            df, value = _running_distinct(df, a.expr.name, i, key_names, running)
+            values.append(value.cast(f.data_type.spark_type()).alias(a.names[0]))
+        else:
+            values.append(running_aggregate_column(_arg_call(a.expr, i), arg_schema, running)
+                          .alias(a.names[0]))
     df = df.select(*[quoted(k) for k in key_names], *values, F.col(SEQ))
     return Frame(_changelog_of_running(df, key_names, [a.names[0] for a in node.aggregates]),
                  updating=True)
 
 
 RETRACTABLE = ("count", "sum", "sum0", "avg")
+
+
+def _counts_first_values(call: ex.Expr) -> bool:
+    return isinstance(call, ex.Call) and call.distinct and len(call.args) == 1 and \
+        call.name in ("count", "sum", "sum0")
+
+
+def _running_distinct(df: DataFrame, name: str, index: int, keys: List[str],
+                      running) -> Tuple[DataFrame, Column]:
+    """COUNT/SUM(DISTINCT x) as each row arrives: over the rows where a value comes the first
+    time in its group (a running set of values would copy the set at every row)."""
+    arg = F.col("__arg%d_0" % index)
+    seen = Window.partitionBy(*[quoted(k) for k in keys], arg).orderBy(SEQ)
+    first = "__first%d" % index
+    df = df.withColumn(first, arg.isNotNull() & (F.row_number().over(seen) == 1))
+    count = F.sum(F.col(first).cast("bigint")).over(running)
+    if name == "count":
+        return df, count
+    total = F.sum(F.when(F.col(first), arg)).over(running)
+    return df, (F.coalesce(total, F.lit(0)) if name == "sum0" else F.when(count > 0, total))
+
+
+def _groups_by_window(node: ops.Aggregate) -> bool:
+    """GROUP BY the window_start and window_end of one window (a cascaded window aggregate:
+    its input's rows of a window all come when the window closes)."""
+    found = [window_of(node.input, k.name) for k in node.keys if isinstance(k, ex.Column)]
+    found = [f for f in found if f is not None and f[1] in WINDOW_BOUNDS]
+    return len({id(table) for table, _ in found}) == 1 and \
+        {prop for _, prop in found} == WINDOW_BOUNDS
 
 
 def _retracting_aggregate(node: ops.Aggregate, frame: Frame, keys: List[Column]) -> Frame:

@@ -383,8 +383,14 @@ class UserAggregate(ScalarEvaluator):
     def _of_series(self, series: list) -> Any:
         from pystream.runtime.errors import operator_failure
 
+        function = self.function
         try:
-            result = self.function(*series)
+            if callable(function):
+                result = function(*series)
+            else:  # an AggregateFunction given as a pandas one: its accumulate gets Series
+                acc = function.create_accumulator()
+                function.accumulate(acc, *series)
+                result = function.get_value(acc)
         except Exception as e:  # noqa: BLE001 - the user's error
             raise operator_failure(e, self.label) from None
         return self.result_type.spark_value(result)

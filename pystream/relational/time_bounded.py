@@ -21,12 +21,15 @@ __all__ = ["window_of", "is_interval_join", "is_window_join", "is_window_ranking
            "conjuncts", "WINDOW_BOUNDS"]
 
 WINDOW_BOUNDS = {"window_start", "window_end"}
+WINDOW_PROPERTIES = {"window_rowtime": "window_time"}  # a window aggregate's names for them
 COMPARISONS = ("less_than", "less_than_or_equal", "greater_than", "greater_than_or_equal")
 
 
 def window_of(node: ops.Rel, name: str) -> Optional[Tuple[ops.WindowTable, str]]:
-    """The window table function and the property (window_start, window_end, window_time)
-    that field ``name`` of ``node`` is, read through projections, filters and joins."""
+    """The window table function (or window aggregate) and the property (window_start,
+    window_end, window_time) that field ``name`` of ``node`` is, read through projections,
+    filters, joins and aggregates grouped by it (Flink's window properties propagate so:
+    a window aggregate, a join or a Top-N over window aggregates is still windowed)."""
     if isinstance(node, ops.WindowTable):
         return (node, name) if name in node.schema.names[-3:] else None
     if isinstance(node, ops.Project):
@@ -36,6 +39,17 @@ def window_of(node: ops.Rel, name: str) -> Optional[Tuple[ops.WindowTable, str]]
         return window_of(node.input, expr.name) if isinstance(expr, ex.Column) else None
     if isinstance(node, (ops.Filter, ops.Sort)):
         return window_of(node.input, name)
+    if isinstance(node, ops.WindowAggregate):  # a window TVF aggregate's window_start ...
+        first = len(node.schema) - len(node.properties)
+        index = node.schema.names.index(name) if node.schema.has(name) else -1
+        if index < first:
+            return None
+        prop = _unaliased(node.properties[index - first]).name
+        return node, WINDOW_PROPERTIES.get(prop, prop)
+    if isinstance(node, ops.Aggregate):  # grouped by a window's bounds: a cascaded window
+        index = node.schema.names.index(name) if node.schema.has(name) else -1
+        key = _unaliased(node.keys[index]) if 0 <= index < len(node.keys) else None
+        return window_of(node.input, key.name) if isinstance(key, ex.Column) else None
     if isinstance(node, ops.Join) and node.kind not in ("semi", "anti"):
         names = _join_names(node)
         if name not in names:

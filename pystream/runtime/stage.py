@@ -39,7 +39,7 @@ from pystream.runtime.layout import (
     timestamps_from_arrow,
     timestamps_to_arrow,
 )
-from pystream.runtime.shapes import shaper
+from pystream.runtime.shapes import output_shaper
 
 MIN_WATERMARK = -(2 ** 63)
 
@@ -114,7 +114,7 @@ class _Op:
         self.spec = spec
         self.call = bind(spec.kind, spec.fn) if spec.kind in _METHOD else None
         self.run = getattr(self, "_" + spec.kind)
-        shape = shaper(spec.output_type) if spec.output_type is not None else None
+        shape = output_shaper(spec.output_type) if spec.output_type is not None else None
         if shape is not None:
             self.run = self._shaping(self.run, shape)
         self.ctx = _ProcessContext() if spec.kind == "process" else None

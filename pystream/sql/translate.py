@@ -860,6 +860,9 @@ def to_expr(node: exp.Expression, scope: Optional[Scope]) -> ex.Expr:
         return ex.Star()
     if isinstance(node, exp.Literal):
         return _literal(node)
+    if isinstance(node, exp.HexString):  # X'0AFF': BINARY(2)
+        value = bytes.fromhex(node.this)
+        return ex.Literal(value, DataTypes.BINARY(max(len(value), 1)).not_null())
     if isinstance(node, exp.Boolean):
         return ex.Literal(node.this, DataTypes.BOOLEAN().not_null())
     if isinstance(node, exp.Null):

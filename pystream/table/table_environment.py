@@ -399,7 +399,7 @@ class StreamTableEnvironment(TableEnvironment):
         if fields_or_schema and isinstance(fields_or_schema[0], DeclaredSchema):
             rel = _with_declared_columns(rel, fields_or_schema[0])
         elif fields_or_schema:
-            rel = build.rename_all(rel, [_field_name(f) for f in fields_or_schema])
+            rel = _stream_fields(rel, fields_or_schema)
         return Table(rel, self)
 
     def to_data_stream(self, table: Table, target_data_type=None):
@@ -462,6 +462,30 @@ def _load_function(qualified_name: str):
     except (ImportError, AttributeError, ValueError) as e:
         raise ValidationException("Cannot load the function '%s': %s" % (qualified_name, e)) \
             from None
+
+
+def _stream_fields(rel: ops.Rel, fields) -> ops.Rel:
+    """Flink's field expressions of ``from_data_stream``: when all name fields of the stream
+    (``col('b'), col('a').alias('x')``) they pick and order them; otherwise they rename the
+    fields by position (``col('id'), col('name')`` of a tuple's f0, f1)."""
+    picked = [_picked_field(f) for f in fields]
+    if all(p is not None and rel.schema.has(p[0]) for p in picked):
+        return build.project(rel, [ex.Alias(ex.Column(source), (name,))
+                                   for source, name in picked])
+    return build.rename_all(rel, [_field_name(f) for f in fields])
+
+
+def _picked_field(field):
+    """(the stream's field, its name in the table) of ``col('a')`` or
+    ``col('a').alias('b')``; None for other expressions."""
+    node = field._node if hasattr(field, "_node") else field
+    if isinstance(node, str):
+        return node, node
+    if isinstance(node, ex.Column):
+        return node.name, node.name
+    if isinstance(node, ex.Alias) and isinstance(node.expr, ex.Column):
+        return node.expr.name, node.names[0]
+    return None
 
 
 def _field_name(field) -> str:

@@ -182,8 +182,8 @@ def _common_pair(a: DataType, b: DataType) -> Optional[DataType]:
             return CharType(length)
         return VarCharType(length)  # CHAR(5) and CHAR(4) meet in VARCHAR(5), as in Flink
     if isinstance(a, BINARIES) and isinstance(b, BINARIES):
-        if isinstance(a, BinaryType) and isinstance(b, BinaryType):
-            return BinaryType(max(a.length, b.length))
+        if isinstance(a, BinaryType) and isinstance(b, BinaryType) and a.length == b.length:
+            return BinaryType(a.length)
         return VarBinaryType(max(a.length, b.length))
     if isinstance(a, (TimestampType, LocalZonedTimestampType)) and type(a) is type(b):
         return type(a)(max(a.precision, b.precision))
