@@ -169,7 +169,8 @@ class ScalarEvaluator:
 
 
 class PandasEvaluator(ScalarEvaluator):
-    """A pandas function: Series in, a Series (or a scalar) of the same length out."""
+    """A pandas function: Series in, a Series (or a scalar) of the same length out; of a ROW
+    result, a DataFrame (row-based ``map``: its columns are the ROW's fields in order)."""
 
     def __call__(self, *series):
         import pandas as pd
@@ -182,9 +183,13 @@ class PandasEvaluator(ScalarEvaluator):
             result = self._call(*series)
         except Exception as e:  # noqa: BLE001 - the user's error, reported with its row
             raise operator_failure(e, self.label) from None
-        if not isinstance(result, pd.Series):
+        if isinstance(result, pd.DataFrame) and isinstance(self.result_type, RowType):
+            names = list(self.result_type.field_names())  # a ROW result: by position
+            if len(result.columns) == len(names):
+                result = result.set_axis(names, axis=1)
+        elif not isinstance(result, pd.Series):
             result = pd.Series([result] * len(series[0]) if series else [result])
-        elif series and len(result) != len(series[0]):
+        if series and len(result) != len(series[0]):
             error = ValueError("a pandas function must return a Series of its input's length: "
                                "it returned %d values for %d rows" % (len(result),
                                                                       len(series[0])))
