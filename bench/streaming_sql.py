@@ -13,7 +13,9 @@ outputs are not compared here: their correctness is the oracle programs'
 * ``top_n``: ``ROW_NUMBER() OVER (PARTITION BY shop ORDER BY amount DESC) ... rn <= 3`` over
   rows of 100 shops;
 * ``interval_join``: orders and as many shipments (each 0 to 6 hours after its order), joined
-  on the order id and ``ship_ts BETWEEN o.ts AND o.ts + INTERVAL '4' HOUR``.
+  on the order id and ``ship_ts BETWEEN o.ts AND o.ts + INTERVAL '4' HOUR``;
+* ``interval_join_modulo``: two sides of ten rows a second joined on ``x % 10`` and two
+  seconds either way (each row meets five: about 5N joined rows).
 """
 from __future__ import annotations
 
@@ -24,7 +26,8 @@ from bench.whole_job import print_figures, side_by_side
 
 JOBS = Path(__file__).resolve().parent / "sql_jobs"
 JOB_TITLES = {"top_n": "Top-N (top 3 of 100 shops)",
-              "interval_join": "Interval join (orders with shipments within 4 hours)"}
+              "interval_join": "Interval join (orders with shipments within 4 hours)",
+              "interval_join_modulo": "Interval join on a key of ten values, within 2 s"}
 
 
 def main() -> None:

@@ -51,6 +51,7 @@ from pystream.relational.schema import Field, Schema
 from pystream.relational.time_bounded import (
     WINDOW_BOUNDS,
     conjuncts,
+    interval_bounds,
     is_interval_join,
     is_window_join,
     is_window_ranking,
@@ -907,6 +908,24 @@ def _tagged_sides(node, left: Frame, right: Frame, keys, extra) -> DataFrame:
         tagged(right, 1, node.right.schema, node.left.schema))
 
 
+def _time_buckets(left: DataFrame, right: DataFrame, left_time: str, right_time: str,
+                  low: int, high: int) -> Tuple[DataFrame, DataFrame, Column]:
+    """A bounded interval join keyed by time, not only by its keys: time cut in buckets as
+    wide as the interval, each right row in its bucket, each left row in the (at most two)
+    buckets its interval [t + low, t + high] reaches; rows can match only within a bucket,
+    so a key with many rows is no longer joined all against all."""
+    width = max(high - low, 1)
+
+    def millis(name: str) -> Column:
+        return F.unix_millis(quoted(name).cast("timestamp"))
+
+    first = F.floor((millis(left_time) + low) / width)
+    last = F.floor((millis(left_time) + high) / width)
+    left = left.withColumn("__lbucket", F.explode(F.sequence(first, last)))
+    right = right.withColumn("__rbucket", F.floor(millis(right_time) / width))
+    return left, right, F.col("__lbucket") == F.col("__rbucket")
+
+
 def _time_bounded_join(node: ops.Join, ctx: Context) -> Frame:
     """Interval and window joins (inner and outer): each match, and each row left without
     one, emitted once (append-only), as Flink's watermark-bounded joins do. Over unbounded
@@ -925,6 +944,10 @@ def _time_bounded_join(node: ops.Join, ctx: Context) -> Frame:
     if ctx.changelog:
         left_df = left_df.withColumnRenamed(SEQ, "__left_seq")
         right_df = right_df.withColumnRenamed(SEQ, "__right_seq")
+    bounds = interval_bounds(node) if not (window or ctx.unbounded) else None
+    if bounds is not None and node.kind == "inner":
+        left_df, right_df, same_bucket = _time_buckets(left_df, right_df, *bounds)
+        condition = condition & same_bucket
     df = left_df.join(right_df, condition, JOIN_KINDS[node.kind])
     columns = [quoted(f.name).cast(f.data_type.spark_type()).alias(f.name)
                for f in node.schema]  # window_end marked as Spark's event time, back

@@ -18,7 +18,7 @@ from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 
 __all__ = ["window_of", "is_interval_join", "is_window_join", "is_window_ranking",
-           "conjuncts", "WINDOW_BOUNDS"]
+           "interval_bounds", "conjuncts", "WINDOW_BOUNDS"]
 
 WINDOW_BOUNDS = {"window_start", "window_end"}
 WINDOW_PROPERTIES = {"window_rowtime": "window_time"}  # a window aggregate's names for them
@@ -109,6 +109,63 @@ def is_interval_join(join: ops.Join) -> bool:
         if columns & left and columns & right and columns <= left | right:
             bounds += 2 if c.name == "between" else 1
     return bounds >= 2
+
+
+def interval_bounds(join: ops.Join) -> Optional[Tuple[str, str, int, int]]:
+    """(left time field, right time field, low, high): the interval join's condition holds
+    only for rows whose right time minus left time lies in [low, high] milliseconds (the
+    join's own condition says exactly which; this is the range it implies). None when the
+    condition does not bound both ways with constant shifts."""
+    names = _join_names(join)
+    width = len(join.left.schema)
+    low: Optional[int] = None
+    high: Optional[int] = None
+    fields = None
+    for c in conjuncts(join.condition) if join.condition is not None else []:
+        terms = [c] if not (isinstance(c, ex.Call) and c.name == "between") else [
+            ex.Call("greater_than_or_equal", c.args[:2]),
+            ex.Call("less_than_or_equal", (c.args[0], c.args[2]))]
+        for t in terms:
+            if not (isinstance(t, ex.Call) and t.name in COMPARISONS):
+                continue
+            a, b = _shifted(t.args[0]), _shifted(t.args[1])
+            if a is None or b is None or names.count(a[0]) != 1 or names.count(b[0]) != 1:
+                continue
+            sides = (names.index(a[0]) < width, names.index(b[0]) < width)
+            if sides == (True, False):  # left + x OP right + y: flip to right OP left
+                a, b = b, a
+                op = {"less_than": "greater_than", "less_than_or_equal": "greater_than_or_equal",
+                      "greater_than": "less_than",
+                      "greater_than_or_equal": "less_than_or_equal"}[t.name]
+            elif sides == (False, True):
+                op = t.name
+            else:
+                continue
+            if fields is not None and fields != (b[0], a[0]):
+                return None
+            fields = (b[0], a[0])
+            difference = b[1] - a[1]  # right + x OP left + y: right - left OP y - x
+            if op.startswith("greater"):
+                low = difference if low is None else max(low, difference)
+            else:
+                high = difference if high is None else min(high, difference)
+    if fields is None or low is None or high is None or high < low:
+        return None
+    return fields[0], fields[1], low, high
+
+
+def _shifted(expr: ex.Expr) -> Optional[Tuple[str, int]]:
+    """``ts``, ``ts + INTERVAL ...`` or ``ts - INTERVAL ...``: (field, shift in ms)."""
+    import datetime
+
+    if isinstance(expr, ex.Column):
+        return expr.name, 0
+    if isinstance(expr, ex.Call) and expr.name in ("plus", "minus") and \
+            isinstance(expr.args[0], ex.Column) and isinstance(expr.args[1], ex.Literal) and \
+            isinstance(expr.args[1].value, datetime.timedelta):
+        shift = int(expr.args[1].value / datetime.timedelta(milliseconds=1))
+        return expr.args[0].name, shift if expr.name == "plus" else -shift
+    return None
 
 
 def conjuncts(condition: ex.Expr) -> List[ex.Expr]:
