@@ -47,15 +47,17 @@ class RankBuffer:
         position = bisect.bisect_right(self.keys, key)
         if position >= self.n:
             return []
+        if not (self.with_rank or self.skip):
+            self.keys.insert(position, key)
+            self.rows.insert(position, row)
+            if len(self.rows) > self.n:
+                self.keys.pop()
+                return [(self.rows.pop(), 0, DELETE), (row, 0, INSERT)]
+            return [(row, 0, INSERT)]
         before = list(self.rows)
         self.keys.insert(position, key)
         self.rows.insert(position, row)
         changes = []
-        if not (self.with_rank or self.skip):
-            if len(self.rows) > self.n:
-                self.keys.pop()
-                changes.append((self.rows.pop(), 0, DELETE))
-            return changes + [(row, 0, INSERT)]
         del self.keys[self.n:], self.rows[self.n:]
         for rank in range(position, len(self.rows)):
             if rank < len(before):
@@ -81,21 +83,24 @@ class TopN:
     def __call__(self, table):
         import pyarrow as pa
 
-        columns = {name: table.column(name).to_pylist() for name in self.fields}
+        rows = list(zip(*[table.column(name).to_pylist() for name in self.fields]))
         seqs = table.column(self.seq).to_pylist()
         orders = table.column(self.order).to_pylist()
         buffer = RankBuffer(self.n, self.with_rank, self.skip)
+        offer = buffer.offer
         out: list = []
         for i in sorted(range(len(seqs)), key=seqs.__getitem__):
-            row = tuple(columns[name][i] for name in self.fields)
-            changes = buffer.offer((orders[i], seqs[i]), row)
-            out.extend(values + (rank, seqs[i], kind, sub)
-                       for sub, (values, rank, kind) in enumerate(changes))
+            seq = seqs[i]
+            changes = offer((orders[i], seq), rows[i])
+            if changes:
+                out.extend(values + (rank, seq, kind, sub)
+                           for sub, (values, rank, kind) in enumerate(changes))
         schema = pa.schema([table.schema.field(name) for name in self.fields] + [
             pa.field("__rank", pa.int64()), pa.field(self.seq, pa.int64()),
             pa.field("__op", pa.int32()), pa.field("__sub", pa.int32())])
-        return pa.Table.from_pylist([dict(zip(schema.names, values)) for values in out],
-                                    schema=schema)
+        columns = list(zip(*out)) if out else [()] * len(schema)
+        return pa.Table.from_arrays([pa.array(list(c), type=f.type)
+                                     for c, f in zip(columns, schema)], schema=schema)
 
 
 @functools.total_ordering

@@ -1,7 +1,6 @@
 """Row-based map with a pandas UDF, as Flink's docs teach it: the function gets the rows as a
 pandas.DataFrame (the columns by name) and returns a DataFrame of the ROW result."""
 import pandas as pd
-
 from pyflink.table import DataTypes, EnvironmentSettings, TableEnvironment
 from pyflink.table.udf import udf
 
