@@ -270,7 +270,9 @@ class Compiler:
 
         first = node.input
         if node.broadcast:
-            first = replace(first, key_selector=KeyGroups(first.key_selector, p))
+            max_parallelism = first.meta.max_parallelism or self.settings.max_parallelism
+            first = replace(first, key_selector=KeyGroups(
+                first.key_selector, p, max_parallelism, getattr(first, "key_type", None)))
             second = self.flow(node.input2)
             second = self.materialize(second, Layout(PICKLED, second.layout.timestamped))
             groups = F.array(*[F.lit(k) for k in group_keys(p)])

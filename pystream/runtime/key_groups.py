@@ -99,12 +99,12 @@ class KeyPlacement:
             if placed is None:
                 if len(salted) >= 1 << 16:
                     salted.clear()
-                placed = salted[data] = self._salt(data, self._key_hash(key, data, java_hash))
+                placed = salted[data] = self._salt(data, self.key_hash(key, data, java_hash))
             out.append(placed)
         return out
 
     @staticmethod
-    def _key_hash(key, data: bytes, java_hash) -> int:
+    def key_hash(key, data: bytes, java_hash) -> int:
         """``hashCode()`` of PyFlink's key Row."""
         if java_hash is not None and key is not None:
             return int32(62 + java_hash(key))

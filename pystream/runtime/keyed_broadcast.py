@@ -16,7 +16,6 @@ STREAMING mode Flink gives no order between the two inputs).
 from __future__ import annotations
 
 import time
-import zlib
 from typing import Any, Dict, List, Optional, Sequence
 
 from pystream.datastream import state as api
@@ -32,6 +31,8 @@ from pystream.datastream.functions import (
 )
 from pystream.errors import PystreamError
 from pystream.runtime.context import StreamingRuntimeContext
+from pystream.runtime.java_hashes import java_hash_of
+from pystream.runtime.key_groups import KeyPlacement, flink_subtask
 from pystream.runtime.keyed import EVENT, PROCESSING, HostedFunction, KeyedHost
 from pystream.runtime.stage import bind, encode_key
 from pystream.runtime.state import _MISSING, MapStateImpl, StateAccess, namespaced
@@ -58,12 +59,17 @@ def group_keys(groups: int) -> List[bytes]:
 
 
 class KeyGroups(KeySelector):
-    """The key group of an element of the non-broadcast input: a hash of its key (keyed
-    stream) or the index of the parallel instance it comes from (non-keyed stream)."""
+    """The key group of an element of the non-broadcast input: the subtask Flink runs its key
+    on (keyed stream: ``runtime.key_groups``, so that ``get_index_of_this_subtask`` and the
+    print sink's prefix are Flink's) or the index of the parallel instance it comes from
+    (non-keyed stream)."""
 
-    def __init__(self, key_selector, groups: int):
+    def __init__(self, key_selector, groups: int, max_parallelism: int = 128,
+                 key_type=None):
         self.key_selector = key_selector
         self.groups = groups
+        self.max_parallelism = max_parallelism
+        self.key_type = key_type
 
     def open(self, runtime_context):
         if isinstance(self.key_selector, Function):
@@ -74,7 +80,10 @@ class KeyGroups(KeySelector):
     def get_key(self, value):
         if self._key is None:
             return self._instance
-        return zlib.crc32(encode_key(self._key(value))) % self.groups
+        key = self._key(value)
+        java_hash = None if self.key_type is None else java_hash_of(self.key_type)
+        key_hash = KeyPlacement.key_hash(key, encode_key(key), java_hash)
+        return flink_subtask(key_hash, self.groups, self.max_parallelism)
 
 
 class BroadcastStateImpl(MapStateImpl, api.BroadcastState):
