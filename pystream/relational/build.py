@@ -44,11 +44,39 @@ def project(rel: ops.Rel, exprs: Sequence[ex.Expr], sql: bool = False) -> ops.Re
         return aggregate(rel, (), exprs, sql=sql)
     if any(has_over(e) for e in exprs):
         rel, exprs = with_over(rel, exprs, {})
+    rel = _without_unread_aggregates(rel, _read_columns(exprs))
     fields = _unique_derived_names(
         [field_of(e, rel.schema, i, sql) for i, e in enumerate(exprs)], exprs)
     if _is_identity(rel, exprs, fields):
         return rel
     return ops.Project(schema=Schema(tuple(fields)).check_unique(), input=rel, exprs=tuple(exprs))
+
+
+def _read_columns(exprs: Sequence[ex.Expr]) -> set:
+    return {c.name for e in exprs for c in ex.walk(e) if isinstance(c, ex.Column)}
+
+
+def _without_unread_aggregates(rel: ops.Rel, read: set) -> ops.Rel:
+    """``rel`` without the aggregate calls of a GROUP BY that a projection over it does not
+    read (through one projection of its fields too), as Flink's planner prunes them: a
+    grouped table read only by its keys is their distinct values, and an aggregate nobody
+    reads does not make the result update."""
+    if isinstance(rel, ops.Project) and isinstance(rel.input, ops.Aggregate):
+        kept = [(e, f) for e, f in zip(rel.exprs, rel.schema) if f.name in read]
+        if not kept or len(kept) == len(rel.exprs):
+            return rel
+        below = _without_unread_aggregates(rel.input, _read_columns([e for e, _ in kept]))
+        return ops.Project(schema=Schema(tuple(f for _, f in kept)), input=below,
+                           exprs=tuple(e for e, _ in kept))
+    if not (isinstance(rel, ops.Aggregate) and rel.keys and rel.aggregates):
+        return rel
+    width = len(rel.keys)
+    kept_calls = [(a, f) for a, f in zip(rel.aggregates, rel.schema.fields[width:])
+                  if f.name in read]
+    if len(kept_calls) == len(rel.aggregates):
+        return rel
+    return replace(rel, schema=Schema(rel.schema.fields[:width] + tuple(
+        f for _, f in kept_calls)), aggregates=tuple(a for a, _ in kept_calls))
 
 
 def correlate(rel: ops.Rel, call: ex.Expr, kind: str = "inner",
