@@ -28,13 +28,6 @@ TEST_JAVA_OPTIONS = ("-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m -XX
 SERVER_FIXTURES = ("connect_url", "standalone", "standalone_master")
 BUDGET_SECONDS = 12 * 60  # the whole suite on 2 cores; printed beside the run's wall time
 SLOWEST = 30
-# The items of ten seconds or more (the budget's list of the slowest): the run starts with
-# them, so that it does not end with one worker on a long test and the other idle.
-SLOW_FIRST = ("tests/table/test_recovery.py", "tests/connectors/test_sql_recovery.py",
-              "tests/shell/test_terminal.py", "tests/shell/test_notebook.py",
-              "tests/datastream/test_checkpoints.py", "tests/cli/", "tests/shell/test_sql_mode.py",
-              "tests/table/test_state_ttl.py", "tests/connectors/test_changelog_formats.py",
-              "[keyed_subtask_assignment]", "tests/table/test_udf_logging.py")
 
 
 @pytest.hookimpl(optionalhook=True)  # an xdist hook; pytest -p no:xdist runs without it
@@ -52,8 +45,7 @@ def pytest_collection_modifyitems(session, config, items) -> None:
     """The modules whose tests use a Spark server of their own (the run's Spark Connect
     server, a module's standalone cluster) form one group, ``servers``, run in order by one
     worker when the run is spread over several (``-n``): each server then starts once, and
-    the standalone cluster stops before the Connect server starts. The slow items come next
-    (``SLOW_FIRST``), then the others."""
+    the standalone cluster stops before the Connect server starts."""
     uses = {}  # module path -> the server fixtures its tests use
     for item in items:
         named = set(SERVER_FIXTURES) & set(getattr(item, "fixturenames", ()))
@@ -61,9 +53,7 @@ def pytest_collection_modifyitems(session, config, items) -> None:
             uses.setdefault(item.path, set()).update(named)
     in_group = sorted((i for i in items if i.path in uses),
                       key=lambda i: "connect_url" in uses[i.path])
-    rest = [i for i in items if i.path not in uses]
-    slow = [i for i in rest if any(s in i.nodeid for s in SLOW_FIRST)]
-    items[:] = in_group + slow + [i for i in rest if i not in slow]
+    items[:] = in_group + [i for i in items if i.path not in uses]
     for item in in_group:
         item.add_marker(pytest.mark.xdist_group("servers"))
 
