@@ -65,11 +65,15 @@ def csv_line(fields: Sequence[Field], options: Dict[str, str]) -> Column:
 
 def _text(column: Column, data_type) -> Column:
     if isinstance(data_type, (T.TimestampType, T.LocalZonedTimestampType)):
-        written = F.date_format(column, "yyyy-MM-dd HH:mm:ss.SSSSSS")
-        return F.regexp_replace(F.regexp_replace(written, "0+$", ""), r"\.$", "")
+        return _without_trailing_zeros(F.date_format(column, "yyyy-MM-dd HH:mm:ss.SSSSSS"))
     if isinstance(data_type, T.DateType):
         return F.date_format(column, "yyyy-MM-dd")
     return column.cast("string")
+
+
+def _without_trailing_zeros(text: Column) -> Column:
+    """``12.300`` → ``12.3``, ``5.000`` → ``5`` (the text has a fraction)."""
+    return F.regexp_replace(F.regexp_replace(text, "0+$", ""), r"\.$", "")
 
 
 def _quoted(text: Column, delimiter: str, quote: Optional[str]) -> Column:
@@ -87,8 +91,7 @@ def _decimal(column: Column) -> Column:
     """As Java's ``BigDecimal.stripTrailingZeros().toString()``: ``12.30`` → ``12.3``,
     ``10.00`` → ``1E+1``, ``2500`` → ``2.5E+3``, ``0.00`` → ``0``."""
     plain = column.cast("string")
-    stripped = F.when(plain.contains("."), F.regexp_replace(
-        F.regexp_replace(plain, "0+$", ""), r"\.$", "")).otherwise(plain)
+    stripped = F.when(plain.contains("."), _without_trailing_zeros(plain)).otherwise(plain)
     stripped = F.when(stripped.rlike("^-?0$"), F.lit("0")).otherwise(stripped)
     pattern = r"^(-?)([1-9][0-9]*?)(0+)$"  # an integer with trailing zeros: Java's E form
     sign, digits = F.regexp_extract(stripped, pattern, 1), F.regexp_extract(stripped, pattern, 2)

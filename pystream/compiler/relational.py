@@ -17,7 +17,6 @@ windowed aggregation, emitted when the watermark passes the window's end.
 """
 from __future__ import annotations
 
-import datetime
 import functools
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Dict, List, Optional, Tuple
@@ -55,6 +54,7 @@ from pystream.relational.time_bounded import (
     is_interval_join,
     is_window_join,
     is_window_ranking,
+    shifted_time,
     window_of,
 )
 from pystream.util.exceptions import TableException
@@ -983,16 +983,14 @@ def _time_bound(term: ex.Expr) -> Optional[Column]:
 
 def _shifted_time(expr: ex.Expr) -> Optional[Column]:
     """``ts``, ``ts + INTERVAL ...`` or ``ts - INTERVAL ...`` as a Spark column."""
-    if isinstance(expr, ex.Column):
-        return quoted(expr.name)
-    if isinstance(expr, ex.Call) and expr.name in ("plus", "minus") and \
-            isinstance(expr.args[0], ex.Column) and isinstance(expr.args[1], ex.Literal) and \
-            isinstance(expr.args[1].value, datetime.timedelta):
-        shift = F.expr("INTERVAL '%d' MILLISECOND" % (expr.args[1].value
-                                                      / datetime.timedelta(milliseconds=1)))
-        column = quoted(expr.args[0].name)
-        return column + shift if expr.name == "plus" else column - shift
-    return None
+    found = shifted_time(expr)
+    if found is None:
+        return None
+    name, shift = found
+    if not shift:
+        return quoted(name)
+    interval = F.expr("INTERVAL '%d' MILLISECOND" % abs(shift))
+    return quoted(name) + interval if shift > 0 else quoted(name) - interval
 
 
 def _equi_keys(node) -> List[Tuple[ex.Column, ex.Column]]:

@@ -12,13 +12,14 @@ where the same SQL over plain tables would be a regular join or ranking that upd
 """
 from __future__ import annotations
 
+import datetime
 from typing import List, Optional, Tuple
 
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 
 __all__ = ["window_of", "is_interval_join", "is_window_join", "is_window_ranking",
-           "interval_bounds", "conjuncts", "WINDOW_BOUNDS"]
+           "interval_bounds", "shifted_time", "conjuncts", "WINDOW_BOUNDS"]
 
 WINDOW_BOUNDS = {"window_start", "window_end"}
 WINDOW_PROPERTIES = {"window_rowtime": "window_time"}  # a window aggregate's names for them
@@ -128,7 +129,7 @@ def interval_bounds(join: ops.Join) -> Optional[Tuple[str, str, int, int]]:
         for t in terms:
             if not (isinstance(t, ex.Call) and t.name in COMPARISONS):
                 continue
-            a, b = _shifted(t.args[0]), _shifted(t.args[1])
+            a, b = shifted_time(t.args[0]), shifted_time(t.args[1])
             if a is None or b is None or names.count(a[0]) != 1 or names.count(b[0]) != 1:
                 continue
             sides = (names.index(a[0]) < width, names.index(b[0]) < width)
@@ -154,10 +155,8 @@ def interval_bounds(join: ops.Join) -> Optional[Tuple[str, str, int, int]]:
     return fields[0], fields[1], low, high
 
 
-def _shifted(expr: ex.Expr) -> Optional[Tuple[str, int]]:
+def shifted_time(expr: ex.Expr) -> Optional[Tuple[str, int]]:
     """``ts``, ``ts + INTERVAL ...`` or ``ts - INTERVAL ...``: (field, shift in ms)."""
-    import datetime
-
     if isinstance(expr, ex.Column):
         return expr.name, 0
     if isinstance(expr, ex.Call) and expr.name in ("plus", "minus") and \
