@@ -40,11 +40,17 @@ if [ ! -x "$VENV/bin/python" ] || { [ "$installed" != "$hash $EXTRAS" ] \
             && { "$VENV/bin/python" -m pip uninstall --quiet -y pystream || true; } \
                 >>"$log" 2>&1 \
             && "$VENV/bin/python" -m pip install --quiet -e "$ROOT[$extras]" >>"$log" 2>&1; then
-        rm -f "$log"
+        :
     else
         cat "$log" >&2
         echo "pystream: setting up $VENV failed (pip's output above, kept in $log)" >&2
         exit 1
+    fi
+    # the archive of Spark's classes that local JVMs start from (pystream.jvm_archive)
+    if "$VENV/bin/pystream" jvm-archive >>"$log" 2>&1; then
+        rm -f "$log"
+    else
+        echo "pystream: JVMs will start without a class archive (see $log)" >&2
     fi
     echo "pystream: $VENV is ready" >&2
     echo "$hash $EXTRAS" > "$STAMP"

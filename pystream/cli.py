@@ -223,6 +223,7 @@ def _print_program_error(error: BaseException) -> None:
 USAGE = """usage: pystream run [options] (-py FILE | -pym MODULE) [program args...]
        pystream sql [options] [-f FILE.sql]
        pystream server (start | stop | status)
+       pystream jvm-archive
        pystream --version
 
 Commands:
@@ -231,6 +232,10 @@ Commands:
           prompt (pystream-shell --sql)
   server  a warm local Spark Connect server: while it runs, jobs that name no master or
           remote use it and start in a fraction of the time (PYSTREAM_SERVER=off: they don't)
+  jvm-archive
+          make this machine's archive of Spark's classes, from which the local Spark JVMs
+          pystream starts load them (they start in about half the time); the bin/ scripts'
+          first run makes it
 """
 
 
@@ -337,6 +342,22 @@ def run_server(argv: Sequence[str]) -> int:
     return server.main(argv)
 
 
+def make_jvm_archive(argv: Sequence[str]) -> int:
+    """``pystream jvm-archive``: make (again) the class archive of this Java and Spark."""
+    from pystream import jvm_archive, session
+
+    if argv:
+        print("usage: pystream jvm-archive", file=sys.stderr)
+        return 2
+    try:
+        path = jvm_archive.build_archive(session.find_java(), session.jvm_spark_home())
+    except RuntimeError as e:
+        print("pystream: %s" % e, file=sys.stderr)
+        return 1
+    print("pystream: JVMs started on this machine load Spark's classes from %s" % path)
+    return 0
+
+
 def version_text() -> str:
     """pystream's version and those of what it runs on (no Spark is started)."""
     from importlib.metadata import version
@@ -356,7 +377,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if argv[0] in ("--version", "-V"):
         print(version_text())
         return 0
-    commands = {"run": run, "sql": run_sql, "server": run_server}
+    commands = {"run": run, "sql": run_sql, "server": run_server,
+                "jvm-archive": make_jvm_archive}
     if argv[0] not in commands:
         print("pystream: unknown command %r\n%s" % (argv[0], USAGE), end="", file=sys.stderr)
         return 2

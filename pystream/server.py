@@ -133,6 +133,7 @@ def start(port: int = DEFAULT_PORT, master: str = "local[*]",
     info = running()
     if info is not None:
         return info
+    from pystream import jvm_archive
     from pystream.session import SPARK_DEFAULTS, find_java, jvm_spark_home
 
     settings = dict(SPARK_DEFAULTS)
@@ -156,11 +157,13 @@ def start(port: int = DEFAULT_PORT, master: str = "local[*]",
         raise RuntimeError("port %d is in use; choose another with --port" % port)
     secret = secrets.token_hex(32) if authenticate else ""
     _write_private(_token_file(), secret)
-    args = [os.path.join(jvm_spark_home(), "sbin", "start-connect-server.sh"), "--wait",
+    java_home, spark_home = find_java(), jvm_spark_home()
+    args = [os.path.join(spark_home, "sbin", "start-connect-server.sh"), "--wait",
             "--master", master]
     for key, value in settings.items():
         args += ["--conf", "%s=%s" % (key, value)]
-    env = dict(os.environ, SPARK_HOME=jvm_spark_home(), JAVA_HOME=find_java(),
+    env = dict(jvm_archive.driver_environment(os.environ, java_home, spark_home),
+               SPARK_HOME=spark_home, JAVA_HOME=java_home,
                SPARK_LOCAL_IP="127.0.0.1", SPARK_CONF_DIR=os.path.join(directory, "conf"),
                SPARK_LOG_DIR=directory, SPARK_PID_DIR=directory,
                PYSPARK_PYTHON=sys.executable)

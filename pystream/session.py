@@ -21,6 +21,7 @@ import uuid
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Dict, Mapping, Optional, Set
 
+from pystream import jvm_archive
 from pystream.cache import cache_dir
 from pystream.session_settings import SessionSettings, public_url, read_environment
 
@@ -333,8 +334,8 @@ def _launch_gateway(s: SessionSettings):
     from pyspark import SparkConf
     from pyspark.java_gateway import launch_gateway
 
-    os.environ["JAVA_HOME"] = find_java()
-    os.environ["SPARK_HOME"] = jvm_spark_home()
+    os.environ["JAVA_HOME"] = java_home = find_java()
+    os.environ["SPARK_HOME"] = spark_home = jvm_spark_home()
     if s.master and s.master.startswith("spark://"):
         _check_master(s.master)
     conf = SparkConf(loadDefaults=False)
@@ -361,7 +362,9 @@ def _launch_gateway(s: SessionSettings):
     read_end, write_end = os.pipe()
     err_read, err_write = os.pipe()
     try:
-        gateway = launch_gateway(conf, popen_kwargs={"stdout": write_end, "stderr": err_write})
+        with jvm_archive.used_by_the_driver(java_home, spark_home):
+            gateway = launch_gateway(conf, popen_kwargs={"stdout": write_end,
+                                                         "stderr": err_write})
     finally:
         os.close(write_end)
         os.close(err_write)
@@ -464,8 +467,9 @@ def _echo_user_logs(fd: int, log) -> None:
                     return
 
 
-def stop_session() -> None:
-    """Stop the session and its JVM (a no-op without one)."""
+def stop_session(jvm_exit_timeout: float = 10.0) -> None:
+    """Stop the session and its JVM (a no-op without one); a JVM that has not exited after
+    ``jvm_exit_timeout`` seconds is killed."""
     with _state.lock:
         session, _state.session = _state.session, None
         _state.added.clear()
@@ -478,10 +482,10 @@ def stop_session() -> None:
         except ConnectionError:  # its JVM has ended already (killed; SIGTERM reached it too)
             pass
         finally:
-            _shutdown_gateway()
+            _shutdown_gateway(jvm_exit_timeout)
 
 
-def _shutdown_gateway() -> None:
+def _shutdown_gateway(jvm_exit_timeout: float) -> None:
     try:
         from pyspark import SparkContext
     except ImportError:  # pragma: no cover
@@ -499,7 +503,7 @@ def _shutdown_gateway() -> None:
     if proc is not None:
         try:
             proc.stdin.close()
-            proc.wait(timeout=10)
+            proc.wait(timeout=jvm_exit_timeout)
         except (OSError, subprocess.TimeoutExpired, ValueError):
             proc.kill()
 

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from pystream import session
+from pystream import jvm_archive, session
 from pystream.datastream import RuntimeExecutionMode, StreamExecutionEnvironment
 from tests.servers import connect_url  # noqa: F401 - the shared Spark Connect server
 
@@ -37,7 +37,22 @@ def pytest_xdist_auto_num_workers(config) -> int:
 
 
 def pytest_configure(config) -> None:
-    os.environ.setdefault("JAVA_TOOL_OPTIONS", TEST_JAVA_OPTIONS)
+    if "JAVA_TOOL_OPTIONS" not in os.environ:
+        os.environ["JAVA_TOOL_OPTIONS"] = " ".join(
+            filter(None, (TEST_JAVA_OPTIONS, _class_archive_options(config))))
+
+
+def _class_archive_options(config) -> str:
+    """Every JVM of the run starts from this machine's archive of Spark's classes (made
+    first if missing: about 45 s, which the run's hundred-odd JVMs repay several times)."""
+    java_home, spark_home = session.find_java(), session.jvm_spark_home()
+    if (jvm_archive.usable_archive(java_home, spark_home) is None
+            and not hasattr(config, "workerinput")):  # xdist's workers inherit the options
+        try:
+            jvm_archive.build_archive(java_home, spark_home)
+        except RuntimeError as e:
+            print("tests: JVMs start without a class archive: %s" % e)
+    return jvm_archive.java_options(java_home, spark_home)
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's, which reads the group marks
