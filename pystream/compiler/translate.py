@@ -15,6 +15,7 @@ from pystream import graph
 from pystream.compiler.flow import Flow
 from pystream.errors import PystreamError
 from pystream.plan import CHAIN, REBALANCE, Plan
+from pystream.plan.batch import uses_timers
 from pystream.runtime.context import TaskInfo
 from pystream.runtime.dependencies import Bundle, shipped
 from pystream.runtime.key_groups import KeyPlacement
@@ -245,10 +246,12 @@ class Compiler:
             keyed = self.two_keyed_inputs(node, p, partitions)
         tags = tuple(sorted(self.plan.side_tags.get(node.id, ())))
         info, label = self.task_info(node, p), node.meta.label()
-        if not self.settings.batch:
-            return self._keyed_streaming(node, keyed, p, info, tags)
         out = Layout(PICKLED if tags else node.output_type, keyed.layout.timestamped,
                      tagged=bool(tags))
+        if self.settings.spark_batch and not self.settings.batch:
+            return self._keyed_bounded(node, keyed, p, info, tags, out)
+        if not self.settings.batch:
+            return self._keyed_streaming(node, keyed, p, info, tags)
         # Flink's BATCH order: by key, then timestamp; broadcast elements first. Spark's sort
         # is stable in memory: a key's records keep their arrival order, as in Flink (which
         # gives no order beyond that either)
@@ -257,6 +260,24 @@ class Compiler:
             ([F.col(TS)] if by_time else [])
         df = keyed.df.repartition(p, F.col(KEY)).sortWithinPartitions(*order)
         stage = KeyedBatchStage(node.function, info, label, keyed.layout, out, tags)
+        df = df.mapInArrow(self.ship(stage), out.spark_schema())
+        return keyed.but(df=df, layout=out, type_info=node.output_type, parallelism=p, ops=())
+
+    def _keyed_bounded(self, node: graph.Keyed, keyed: Flow, p: int, info: TaskInfo,
+                       tags: tuple, out: Layout) -> Flow:
+        """A STREAMING keyed operator without time over a bounded input, on a batch
+        DataFrame (``plan.batch``): the key partitions of its transformWithState (the same
+        hash partitioning of ``__key``), each key's records in arrival order; at
+        parallelism 1 all records in arrival order, as Flink's one instance takes them."""
+        from pyspark.sql import functions as F
+
+        from pystream.runtime.keyed_batch import BoundedKeyedStage
+
+        df = keyed.df.repartition(self.shuffle_partitions, F.col(KEY))
+        if keyed.layout.sequenced:
+            df = df.sortWithinPartitions(SEQ)
+        stage = BoundedKeyedStage(node.function, info, node.meta.label(), keyed.layout, out,
+                                  tags)
         df = df.mapInArrow(self.ship(stage), out.spark_schema())
         return keyed.but(df=df, layout=out, type_info=node.output_type, parallelism=p, ops=())
 
@@ -346,7 +367,7 @@ class Compiler:
     @staticmethod
     def time_mode(node: graph.Keyed, flow: Flow) -> str:
         """Spark's time mode for a keyed operator: the timers it can fire natively."""
-        if node.time_domain is None and not _defines_on_timer(node.function):
+        if not uses_timers(node):
             return "None"
         if node.time_domain == "processing" or not flow.event_time:
             return "ProcessingTime"
@@ -470,25 +491,6 @@ def _project(df, have: Layout, want: Layout):
         else:
             raise PystreamError("internal: cannot add column %s" % name)
     return df.select(*cols)
-
-
-def _defines_on_timer(function) -> bool:
-    """Whether a keyed function defines its own ``on_timer`` (not the base class's no-op);
-    pystream's own functions say which timers they use in ``streaming_time_domain``."""
-    from pystream.datastream.functions import (
-        KeyedBroadcastProcessFunction,
-        KeyedCoProcessFunction,
-        KeyedProcessFunction,
-        overrides,
-    )
-
-    if hasattr(function, "streaming_time_domain"):
-        return function.streaming_time_domain is not None
-
-    for base in (KeyedProcessFunction, KeyedCoProcessFunction, KeyedBroadcastProcessFunction):
-        if isinstance(function, base):
-            return overrides(function, base, "on_timer")
-    return callable(getattr(function, "on_timer", None))
 
 
 def single_arrival_order(flow: Flow) -> Flow:

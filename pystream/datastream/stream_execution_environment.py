@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 __all__ = ["StreamExecutionEnvironment"]
 
 _MODE_KEY = "execution.runtime-mode"
-# a bounded STREAMING job without state or time may run as a Spark batch job (faster start)
+# a bounded STREAMING job without time may run as a Spark batch job (faster start)
 BOUNDED_AS_BATCH = "pystream.execution.bounded-as-batch"
 _PARALLELISM_KEY = "parallelism.default"
 _BUFFER_TIMEOUT_KEY = "execution.buffer-timeout.interval"

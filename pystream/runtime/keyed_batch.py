@@ -75,6 +75,46 @@ class KeyedBatchStage:
         host.watermark = MIN_WATERMARK
 
 
+@dataclass(frozen=True)
+class BoundedKeyedStage:
+    """The mapInArrow function of a STREAMING keyed operator without timers over a bounded
+    input read at once (``plan.batch``): what its transformWithState does in that one
+    micro-batch. Records are taken in the order they come (the compiler gives each key's in
+    arrival order), each key's state kept from its first record to the end; nothing fires
+    at the end, and the function's STREAMING semantics hold (a reduce emits every update)."""
+
+    function: Any
+    info: TaskInfo
+    label: str
+    input: Layout
+    output: Layout
+    side_tags: tuple = ()
+
+    def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        host = KeyedHost(self.function, self.info, self.label)
+        host.open()
+        encode = TaggedEncoder(self.output, self.side_tags, self.label)
+        decode = records.batch_decoder(self.input.type_info)
+        n_data = len(self.input.data_columns)
+        states: dict = {}  # key -> its state
+        try:
+            for batch in batches:
+                values = decode(batch.columns[:n_data])
+                ts = timestamps_from_arrow(batch.column(TS)) if TS in batch.schema.names \
+                    else [None] * batch.num_rows
+                for start, end, key, input_index in _runs(batch):
+                    if key not in states:
+                        states[key] = DictBackend()
+                    host.set_key(pickle.loads(key), states[key])
+                    host.process_run(values[start:end], ts[start:end], input_index)
+                    host.finish_key()
+                out = encode.emitted(host.drain())
+                if out.num_rows:
+                    yield out
+        finally:
+            host.close()
+
+
 def _runs(batch: pa.RecordBatch) -> Iterator[Tuple[int, int, bytes, int]]:
     """The runs of equal (key, input) rows of a sorted batch: (start, end, key, input)."""
     n = batch.num_rows

@@ -1,5 +1,5 @@
 """What a job costs before its first record: nothing started or imported that it does not use,
-and a bounded STREAMING job without state or time runs as a Spark batch job."""
+and a bounded STREAMING job without time runs as a Spark batch job."""
 from __future__ import annotations
 
 import subprocess
@@ -9,8 +9,13 @@ import pytest
 
 from pystream import graph
 from pystream.common import Configuration, Types, WatermarkStrategy
-from pystream.datastream import StreamExecutionEnvironment
+from pystream.datastream import (
+    KeyedBroadcastProcessFunction,
+    KeyedProcessFunction,
+    StreamExecutionEnvironment,
+)
 from pystream.datastream.connectors import NumberSequenceSource
+from pystream.datastream.state import MapStateDescriptor, ValueStateDescriptor
 from pystream.datastream.stream_execution_environment import BOUNDED_AS_BATCH
 from pystream.plan import JobSettings
 from pystream.plan.batch import as_batch_reason
@@ -51,8 +56,17 @@ def test_a_bounded_stateless_streaming_job_may_run_as_batch():
     assert as_batch_reason(sinks_of(stateless_job()), JobSettings(batch=False))
 
 
-@pytest.mark.parametrize("why", ["keyed state", "timestamps", "checkpointing", "unbounded",
-                                 "switched off"])
+class Timeout(KeyedProcessFunction):
+    def process_element(self, value, ctx):
+        ctx.timer_service().register_processing_time_timer(10)
+        yield value
+
+    def on_timer(self, timestamp, ctx):
+        yield -1
+
+
+@pytest.mark.parametrize("why", ["timers", "broadcast state", "timestamps", "checkpointing",
+                                 "unbounded", "switched off"])
 def test_what_keeps_a_streaming_job_streaming(why):
     env = StreamExecutionEnvironment.get_execution_environment()
     settings = JobSettings(batch=False)
@@ -60,8 +74,11 @@ def test_what_keeps_a_streaming_job_streaming(why):
         env.socket_text_stream("localhost", 9).print()
     else:
         ds = env.from_source(NumberSequenceSource(1, 10), WatermarkStrategy.no_watermarks(), "n")
-        if why == "keyed state":
-            ds = ds.key_by(lambda x: x % 2).reduce(lambda a, b: a + b)
+        if why == "timers":
+            ds = ds.key_by(lambda x: x % 2).process(Timeout(), Types.LONG())
+        elif why == "broadcast state":
+            rules = MapStateDescriptor("rules", Types.LONG(), Types.LONG())
+            ds = ds.key_by(lambda x: x % 2).connect(ds.broadcast(rules)).process(Rules())
         elif why == "timestamps":
             ds = ds.assign_timestamps_and_watermarks(
                 WatermarkStrategy.for_monotonous_timestamps())
@@ -74,19 +91,51 @@ def test_what_keeps_a_streaming_job_streaming(why):
     assert all(isinstance(n, graph.Node) for n in graph.walk(sinks_of(env)))
 
 
-def test_run_as_batch_or_as_streaming_queries_the_job_prints_the_same(capfd):
+class Rules(KeyedBroadcastProcessFunction):
+    def process_element(self, value, ctx):
+        yield value
+
+    def process_broadcast_element(self, value, ctx):
+        pass
+
+
+class RunningCount(KeyedProcessFunction):
+    def open(self, runtime_context):
+        self.count = runtime_context.get_state(ValueStateDescriptor("count", Types.INT()))
+
+    def process_element(self, value, ctx):
+        self.count.update((self.count.value() or 0) + 1)
+        yield ctx.get_current_key(), self.count.value()
+
+
+def test_a_bounded_job_with_keyed_state_but_no_time_may_run_as_batch():
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.from_collection([1, 2, 3], Types.INT()).key_by(lambda x: x % 2) \
+        .reduce(lambda a, b: a + b).print()
+    assert as_batch_reason(sinks_of(env), JobSettings(batch=False))
+
+
+@pytest.mark.parametrize("parallelism", [1, 2])
+def test_run_as_batch_or_as_streaming_queries_the_job_prints_the_same(capfd, parallelism):
+    """Stateless operators, a rolling reduce and a keyed function with state: the same
+    lines, and at parallelism 1 the same order (each record's outputs where it came)."""
     outputs = []
     for as_batch in ("true", "false"):
         config = Configuration()
         config.set_string(BOUNDED_AS_BATCH, as_batch)
         env = StreamExecutionEnvironment.get_execution_environment(config)
-        env.set_parallelism(2)
+        env.set_parallelism(parallelism)
         numbers = env.from_collection(list(range(10)), Types.INT()) \
             .map(lambda x: x * 3, Types.INT()).filter(lambda x: x % 2 == 0)
         numbers.print()
-        with numbers.execute_and_collect() as values:
+        sums = numbers.key_by(lambda x: x % 4).reduce(lambda a, b: a + b)
+        counts = sums.key_by(lambda x: x % 3).process(
+            RunningCount(), Types.TUPLE([Types.INT(), Types.INT()]))
+        with counts.execute_and_collect() as values:
             collected = list(values)
         printed = capfd.readouterr().out
-        outputs.append((sorted(printed.splitlines()), sorted(collected)))
+        outputs.append((sorted(printed.splitlines()), collected))
+    if parallelism > 1:
+        outputs = [(printed, sorted(collected)) for printed, collected in outputs]
     assert outputs[0] == outputs[1]
-    assert outputs[0][1] == [0, 6, 12, 18, 24]
+    assert sorted(outputs[0][1]) == [(0, 1), (0, 2), (0, 3), (0, 4), (0, 5)]

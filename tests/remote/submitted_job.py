@@ -43,6 +43,8 @@ def datastream_job(checkpoints):
     config = Configuration()
     if checkpoints:
         config.set_string("execution.checkpointing.dir", checkpoints)
+    else:  # its streaming queries (a bounded job without time may run as a batch job)
+        config.set_string("pystream.execution.bounded-as-batch", "false")
     env = StreamExecutionEnvironment.get_execution_environment(config)
     if checkpoints:
         env.enable_checkpointing(1000)
