@@ -265,21 +265,27 @@ class Compiler:
 
     def _keyed_bounded(self, node: graph.Keyed, keyed: Flow, p: int, info: TaskInfo,
                        tags: tuple, out: Layout) -> Flow:
-        """A STREAMING keyed operator without time over a bounded input, on a batch
-        DataFrame (``plan.batch``): the key partitions of its transformWithState (the same
-        hash partitioning of ``__key``), each key's records in arrival order; at
-        parallelism 1 all records in arrival order, as Flink's one instance takes them."""
+        """A STREAMING keyed operator over a bounded input, on a batch DataFrame
+        (``plan.batch``): the key partitions of its transformWithState (the same hash
+        partitioning of ``__key``), each key's records in arrival order, and at parallelism
+        1 all records in arrival order, as Flink's one instance takes them."""
         from pyspark.sql import functions as F
 
         from pystream.runtime.keyed_batch import BoundedKeyedStage
 
+        event_time = uses_timers(node)
+        if event_time and self.time_mode(node, keyed) != "EventTime":
+            raise PystreamError("internal: the plan runs %s as a batch job, but it needs "
+                                "%s timers" % (node.meta.label(), self.time_mode(node, keyed)))
+        ordered = keyed.layout.sequenced
         df = keyed.df.repartition(self.shuffle_partitions, F.col(KEY))
-        if keyed.layout.sequenced:
-            df = df.sortWithinPartitions(SEQ)
+        df = df.sortWithinPartitions(SEQ if ordered else KEY)
         stage = BoundedKeyedStage(node.function, info, node.meta.label(), keyed.layout, out,
-                                  tags)
-        df = df.mapInArrow(self.ship(stage), out.spark_schema())
-        return keyed.but(df=df, layout=out, type_info=node.output_type, parallelism=p, ops=())
+                                  tags, event_time)
+        df = df.mapInArrow(self.ship(stage), stage.output_schema())
+        return keyed.but(df=df.select(*out.columns), layout=out, type_info=node.output_type,
+                         parallelism=p, ops=(),
+                         ordered_df=df.select(*out.columns, ORDER) if ordered else None)
 
     def two_keyed_inputs(self, node: graph.Keyed, p: int, partitions: int) -> Flow:
         """The inputs of a two-input keyed operator as one keyed flow: values pickled, the

@@ -2,19 +2,21 @@
 
 The configuration key ``pystream.execution.bounded-as-batch`` (default true) allows it.
 
-A bounded STREAMING job whose operators see no time prints and collects exactly what the
-same job run as a Spark batch job gives, in the same order (a bounded source is read in one
-micro-batch either way), without Structured Streaming's seconds of per-query start. Its keyed
-operators keep their STREAMING semantics there (every update emitted, records of each key in
-arrival order; ``runtime.keyed_batch.BoundedKeyedStage``): what transformWithState does in
-that one micro-batch. Anything else keeps its streaming queries: timers and windows of time,
-broadcast state (its order against the keyed input is the arrival's), timestamps and
-watermarks, caches, checkpointing, and sources or sinks whose streaming behaviour differs
-(files roll and commit, Kafka keeps offsets).
+A bounded STREAMING job over fixed records (collections, number sequences, generators with
+a count) prints and collects what the same job run as a Spark batch job gives, in the same
+order (Spark reads such a source in one micro-batch either way), without Structured
+Streaming's seconds of per-query start. Its keyed operators keep their STREAMING semantics
+there (``runtime.keyed_batch.BoundedKeyedStage``): every update emitted, each key's records
+in arrival order, event-time timers fired as the watermark each record came with passes them
+and the rest at the end: what transformWithState does in the input's micro-batch and in the
+one after it. Anything else keeps its streaming queries: processing-time timers and a user's
+own timers, an operator with timers downstream of another, broadcast state (its order
+against the keyed input is the arrival's), caches, checkpointing, and sources or sinks whose
+streaming behaviour differs (files roll and commit, Kafka keeps offsets).
 """
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from typing import Dict, Iterable, Optional, Set
 
 from pystream import graph
 from pystream.datastream.connectors.client import CollectSink, PrintSink
@@ -24,8 +26,8 @@ from pystream.datastream.connectors.discarding import DiscardingSink
 from pystream.datastream.connectors.number_seq import NumberSequenceSource
 from pystream.plan.settings import JobSettings
 
-TIMELESS_NODES = (graph.Source, graph.Stateless, graph.Union, graph.Partition, graph.KeyBy,
-                  graph.SideOutput, graph.Sink, graph.Keyed)
+BATCHABLE_NODES = (graph.Source, graph.Stateless, graph.Union, graph.Partition, graph.KeyBy,
+                   graph.SideOutput, graph.Sink, graph.Keyed, graph.AssignTimestamps)
 REPLAYABLE_SINKS = (PrintSink, CollectSink, DiscardingSink)
 
 
@@ -34,17 +36,42 @@ def as_batch_reason(roots: Iterable[graph.Node], settings: JobSettings) -> Optio
     Spark batch job, or None if it may not."""
     if settings.batch or settings.checkpoint_interval_ms or not settings.may_run_as_batch:
         return None
+    event_time: Dict[int, bool] = {}  # node id -> its records have event time
+    after_timers: Set[int] = set()  # the nodes downstream of an operator with timers
     for node in graph.walk(list(roots)):
-        if not isinstance(node, TIMELESS_NODES):
-            return None
-        if isinstance(node, graph.Keyed) and (node.broadcast or uses_timers(node)):
+        if not isinstance(node, BATCHABLE_NODES):
             return None
         if isinstance(node, graph.Source) and not _fixed_records(node.source):
             return None
         if isinstance(node, graph.Sink) and not isinstance(node.sink, REPLAYABLE_SINKS):
             return None
-    return ("bounded input and no time: run as a Spark batch job, the same records in the "
+        inputs = node.inputs
+        if any(i.id in after_timers for i in inputs):
+            after_timers.add(node.id)
+        if isinstance(node, graph.AssignTimestamps):
+            event_time[node.id] = node.strategy.has_watermarks
+        else:
+            event_time[node.id] = bool(inputs) and all(event_time[i.id] for i in inputs)
+        if isinstance(node, graph.Keyed) and not _replayable_keyed(
+                node, event_time[node.input.id], node.id in after_timers):
+            return None
+        if isinstance(node, graph.Keyed) and uses_timers(node):
+            after_timers.add(node.id)
+    return ("bounded input read at once: run as a Spark batch job, the same records in the "
             "same order without a streaming query's start")
+
+
+def _replayable_keyed(node: graph.Keyed, event_time: bool, after_timers: bool) -> bool:
+    """Whether a batch stage gives what a keyed operator's streaming queries give: without
+    timers; or with event-time timers only (windows of event time over records with
+    watermarks), none upstream (its input's records then all come in the input's
+    micro-batch, before the final watermark). Broadcast state keeps its streaming query
+    (its order against the keyed input is the arrival's)."""
+    if node.broadcast:
+        return False
+    if not uses_timers(node):
+        return True
+    return node.time_domain == "event" and event_time and not after_timers
 
 
 def _fixed_records(source) -> bool:

@@ -36,6 +36,13 @@ _UNKNOWN = object()
 EVENT, PROCESSING = "event", "processing"
 _DOMAINS = {EVENT: TimeDomain.EVENT_TIME, PROCESSING: TimeDomain.PROCESSING_TIME}
 
+# At parallelism 1 Flink's operator emits in the order its input came, across keys, where
+# Spark visits a micro-batch key by key: each input record has its place in the micro-batch
+# (layout.SEQ), each output gets the place of what made it (layout.ORDER): its element's, or,
+# for a timer's output, after every element, by the timer's time. Client sinks sort by it.
+TIMERS_ORDER = 1 << 62
+_TIMER_TIME_LIMIT = 1 << 61
+
 # (side output tag id or None, the value as emitted (see ``freeze``), timestamp)
 Emitted = Tuple[Optional[str], Any, Optional[int]]
 _IMMUTABLE = frozenset((int, float, str, bool, bytes, type(None)))
@@ -354,3 +361,31 @@ class KeyedHost:
     def drain(self) -> List[Emitted]:
         out, self.out = self.out, []
         return out
+
+
+def timer_order(ts: Optional[int]) -> int:
+    """The place of a timer's output: after the micro-batch's elements, by its time."""
+    if ts is None:
+        return TIMERS_ORDER
+    return TIMERS_ORDER + max(-_TIMER_TIME_LIMIT, min(ts, _TIMER_TIME_LIMIT))
+
+
+# an element of a keyed input taken one by one: (input index, value, timestamp, its place in
+# the micro-batch or None, the watermark it came with or None)
+Element = Tuple[int, Any, Optional[int], Optional[int], Optional[int]]
+
+
+def process_one_by_one(host: KeyedHost, elements: List[Element],
+                       broadcast_first: bool = False) -> list:
+    """Process the current key's elements one by one: first the event-time timers that the
+    watermark an element came with passed, then the element. Returns the place of each
+    output so far (its element's)."""
+    if broadcast_first:
+        elements = sorted(elements, key=lambda e: -e[0])  # stable: keeps each input's order
+    orders: list = []
+    for index, value, stamp, seq, watermark in elements:
+        if watermark is not None and watermark > host.watermark:
+            host.fire_due(watermark, domains=(EVENT,))
+        host.process(value, stamp, index)
+        orders += [seq] * (len(host.out) - len(orders))
+    return orders

@@ -7,18 +7,28 @@ the end of each key fires all of its timers (the watermark jumps to +inf, as in 
 from __future__ import annotations
 
 import pickle
+import time
 from dataclasses import dataclass
-from typing import Any, Iterator, Tuple
+from typing import Any, Dict, Iterator, Optional, Tuple
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from pystream.runtime import records
 from pystream.runtime.context import TaskInfo
-from pystream.runtime.keyed import EVENT, MAX_WATERMARK, MIN_WATERMARK, PROCESSING, KeyedHost
-from pystream.runtime.layout import KEY, TS, Layout, timestamps_from_arrow
+from pystream.runtime.keyed import (
+    EVENT,
+    MAX_WATERMARK,
+    MIN_WATERMARK,
+    PROCESSING,
+    TIMERS,
+    KeyedHost,
+    process_one_by_one,
+    timer_order,
+)
+from pystream.runtime.layout import KEY, ORDER, SEQ, TS, WM, Layout, timestamps_from_arrow
 from pystream.runtime.stage import TaggedEncoder
-from pystream.runtime.state import DictBackend
+from pystream.runtime.state import _MISSING, DictBackend
 
 INPUT = "__input"  # which input of a two-input operator a record comes from
 
@@ -77,11 +87,15 @@ class KeyedBatchStage:
 
 @dataclass(frozen=True)
 class BoundedKeyedStage:
-    """The mapInArrow function of a STREAMING keyed operator without timers over a bounded
-    input read at once (``plan.batch``): what its transformWithState does in that one
-    micro-batch. Records are taken in the order they come (the compiler gives each key's in
-    arrival order), each key's state kept from its first record to the end; nothing fires
-    at the end, and the function's STREAMING semantics hold (a reduce emits every update)."""
+    """The mapInArrow function of a STREAMING keyed operator over a bounded input read at
+    once (``plan.batch``): what its transformWithState does (``runtime.keyed_stream``) in
+    the micro-batch that reads the input and, with event time, in the one after it, where
+    the final watermark fires every timer left. Records come in arrival order (at
+    parallelism 1, where each has its place, ``__seq``) or sorted by key, each key's in
+    arrival order; the function's STREAMING semantics hold (a reduce
+    emits every update; timers fire as the watermark each record came with passes them).
+    ``ordered``: the input has each record's place (``__seq``), the output each output's
+    (``__order``), as keyed_stream gives them."""
 
     function: Any
     info: TaskInfo
@@ -89,6 +103,7 @@ class BoundedKeyedStage:
     input: Layout
     output: Layout
     side_tags: tuple = ()
+    event_time: bool = False
 
     def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         host = KeyedHost(self.function, self.info, self.label)
@@ -96,23 +111,80 @@ class BoundedKeyedStage:
         encode = TaggedEncoder(self.output, self.side_tags, self.label)
         decode = records.batch_decoder(self.input.type_info)
         n_data = len(self.input.data_columns)
-        states: dict = {}  # key -> its state
+        states: Dict[bytes, DictBackend] = {}
         try:
             for batch in batches:
+                names = batch.schema.names
                 values = decode(batch.columns[:n_data])
-                ts = timestamps_from_arrow(batch.column(TS)) if TS in batch.schema.names \
-                    else [None] * batch.num_rows
+                n = batch.num_rows
+                ts = timestamps_from_arrow(batch.column(TS)) if TS in names else [None] * n
+                seq = batch.column(SEQ).to_pylist() if SEQ in names else None
+                came_with = batch.column(WM).to_pylist() if WM in names else None
                 for start, end, key, input_index in _runs(batch):
                     if key not in states:
                         states[key] = DictBackend()
                     host.set_key(pickle.loads(key), states[key])
-                    host.process_run(values[start:end], ts[start:end], input_index)
-                    host.finish_key()
-                out = encode.emitted(host.drain())
-                if out.num_rows:
-                    yield out
+                    host.watermark = MIN_WATERMARK  # Spark's, in the input's micro-batch
+                    orders = None
+                    if seq is not None or came_with is not None:
+                        places = seq[start:end] if seq is not None else [None] * (end - start)
+                        marks = came_with[start:end] if came_with is not None \
+                            else [None] * (end - start)
+                        orders = process_one_by_one(host, list(zip(
+                            [input_index] * (end - start), values[start:end], ts[start:end],
+                            places, marks)))
+                    else:
+                        host.process_run(values[start:end], ts[start:end], input_index)
+                    out = self._finish(host, encode, orders)
+                    if out.num_rows:
+                        yield out
+            if self.event_time:  # the final watermark: every key's timers, earliest first
+                yield from self._end_of_input(host, encode, states)
         finally:
             host.close()
+
+    def _end_of_input(self, host: KeyedHost, encode: "TaggedEncoder",
+                      states: Dict[bytes, DictBackend]) -> Iterator[pa.RecordBatch]:
+        pending = []
+        for key, state in states.items():
+            timers = state.get(TIMERS)
+            events = [ts for domain, ts in timers if domain == EVENT] \
+                if timers is not _MISSING else []
+            if events:
+                pending.append((min(events), key))
+        for _, key in sorted(pending):
+            host.set_key(pickle.loads(key), states[key])
+            host.fire_due(MAX_WATERMARK, domains=(EVENT,))
+            out = self._finish(host, encode, None)
+            if out.num_rows:
+                yield out
+
+    def _finish(self, host: KeyedHost, encode: "TaggedEncoder",
+                orders: Optional[list]) -> pa.RecordBatch:
+        """The key's outputs (after the processing-time timers an event-time function has
+        due now, as keyed_stream fires them), with their places when ``__seq`` came in."""
+        if self.event_time:
+            host.fire_due(host.watermark, int(time.time() * 1000), domains=(PROCESSING,))
+        host.finish_key()
+        emitted = host.drain()
+        if orders is None and not self.input.sequenced:
+            return encode.emitted(emitted)
+        orders = (orders or [])[:len(emitted)]
+        orders += [timer_order(t) for _, _, t in emitted[len(orders):]]
+        kept = [i for i, (tag, _, _) in enumerate(emitted)
+                if tag is None or (self.output.tagged and tag in self.side_tags)]
+        out = encode.emitted([emitted[i] for i in kept])
+        return out.append_column(ORDER, pa.array([orders[i] for i in kept], pa.int64()))
+
+    def output_schema(self):
+        """The Spark schema of the stage's output (``__order`` after the layout's columns
+        when the input has each record's place)."""
+        from pyspark.sql import types as st
+
+        schema = self.output.spark_schema()
+        if self.input.sequenced:
+            schema = schema.add(ORDER, st.LongType(), False)
+        return schema
 
 
 def _runs(batch: pa.RecordBatch) -> Iterator[Tuple[int, int, bytes, int]]:

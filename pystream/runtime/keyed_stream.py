@@ -31,6 +31,8 @@ from pystream.runtime.keyed import (
     KeyedHost,
     NativeTimers,
     frozen_bytes,
+    process_one_by_one,
+    timer_order,
 )
 from pystream.runtime.layout import ORDER, SEQ, TAG, WM
 from pystream.runtime.records import VALUE_COLUMN
@@ -38,12 +40,6 @@ from pystream.runtime.state import _MISSING, value_checker
 
 TS_MILLIS = "__tsms"  # record timestamps as epoch milliseconds
 INPUT = "__input"  # which input of a two-input operator a record comes from
-# At parallelism 1 Flink's operator emits in the order its input came, across keys, where
-# Spark visits a micro-batch key by key: each input record has its place in the micro-batch
-# (layout.SEQ), each output gets the place of what made it (layout.ORDER): its element's, or,
-# for a timer's output, after every element, by the timer's time. Client sinks sort by it.
-TIMERS_ORDER = 1 << 62
-_TIMER_TIME_LIMIT = 1 << 61
 # The end of a bounded input, for event time: Flink's final watermark fires every pending
 # event-time timer. A bounded streaming job unions one marker record (this key, the latest
 # timestamp Spark holds) into the input of its first event-time operator; the watermark then
@@ -202,23 +198,15 @@ class KeyedProcessor(StatefulProcessor):
 
     def _one_by_one(self, host: KeyedHost, rows: list, values: list,
                     stamps: list) -> Iterator[SparkRow]:
-        """Process element by element: first the event-time timers that the watermark the
-        element came with passed, then the element; each output placed where its element
-        was (with ``__seq``)."""
+        """Process element by element (``keyed.process_one_by_one``), each output placed
+        where its element was (with ``__seq``)."""
         seq_at, input_at, wm_at = self._seq_at, self._input_at, self._wm_at
         n = len(rows)
         inputs = [r[input_at] for r in rows] if input_at is not None else [0] * n
         places = [r[seq_at] for r in rows] if seq_at is not None else [None] * n
         came_with = [r[wm_at] for r in rows] if wm_at is not None else [None] * n
-        elements = list(zip(inputs, values, stamps, places, came_with))
-        if self.broadcast_first:
-            elements.sort(key=lambda e: -e[0])  # stable: keeps each input's order
-        orders: list = []
-        for index, value, stamp, seq, watermark in elements:
-            if watermark is not None and watermark > host.watermark:
-                host.fire_due(watermark, domains=(EVENT,))
-            host.process(value, stamp, index)
-            orders += [seq] * (len(host.out) - len(orders))
+        orders = process_one_by_one(host, list(zip(inputs, values, stamps, places, came_with)),
+                                    self.broadcast_first)
         return self._finish(host, orders if seq_at is not None else None)
 
     def handleExpiredTimer(self, key, timerValues, expiredTimerInfo) -> Iterator[SparkRow]:
@@ -246,7 +234,7 @@ class KeyedProcessor(StatefulProcessor):
         if self._seq_at is None:
             return self._rows(emitted, None)
         orders = (orders or [])[:len(emitted)]
-        orders += [_timer_order(ts) for _, _, ts in emitted[len(orders):]]
+        orders += [timer_order(ts) for _, _, ts in emitted[len(orders):]]
         return self._rows(emitted, orders)
 
     def _rows(self, emitted, orders: Optional[list]) -> Iterator[SparkRow]:
@@ -301,13 +289,6 @@ class KeyedProcessor(StatefulProcessor):
         if getattr(self, "_host", None) is not None:
             self._host.close()
             self._host = None
-
-
-def _timer_order(ts: Optional[int]) -> int:
-    """The place of a timer's output: after the micro-batch's elements, by its time."""
-    if ts is None:
-        return TIMERS_ORDER
-    return TIMERS_ORDER + max(-_TIMER_TIME_LIMIT, min(ts, _TIMER_TIME_LIMIT))
 
 
 def _row_class(names) -> type:

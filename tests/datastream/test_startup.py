@@ -9,6 +9,8 @@ import pytest
 
 from pystream import graph
 from pystream.common import Configuration, Types, WatermarkStrategy
+from pystream.common.time import Time
+from pystream.common.watermark_strategy import TimestampAssigner
 from pystream.datastream import (
     KeyedBroadcastProcessFunction,
     KeyedProcessFunction,
@@ -17,6 +19,10 @@ from pystream.datastream import (
 from pystream.datastream.connectors import NumberSequenceSource
 from pystream.datastream.state import MapStateDescriptor, ValueStateDescriptor
 from pystream.datastream.stream_execution_environment import BOUNDED_AS_BATCH
+from pystream.datastream.window import (
+    TumblingEventTimeWindows,
+    TumblingProcessingTimeWindows,
+)
 from pystream.plan import JobSettings
 from pystream.plan.batch import as_batch_reason
 
@@ -65,8 +71,9 @@ class Timeout(KeyedProcessFunction):
         yield -1
 
 
-@pytest.mark.parametrize("why", ["timers", "broadcast state", "timestamps", "checkpointing",
-                                 "unbounded", "switched off"])
+@pytest.mark.parametrize("why", ["timers", "broadcast state", "processing time",
+                                 "windows after windows", "checkpointing", "unbounded",
+                                 "switched off"])
 def test_what_keeps_a_streaming_job_streaming(why):
     env = StreamExecutionEnvironment.get_execution_environment()
     settings = JobSettings(batch=False)
@@ -79,9 +86,15 @@ def test_what_keeps_a_streaming_job_streaming(why):
         elif why == "broadcast state":
             rules = MapStateDescriptor("rules", Types.LONG(), Types.LONG())
             ds = ds.key_by(lambda x: x % 2).connect(ds.broadcast(rules)).process(Rules())
-        elif why == "timestamps":
+        elif why == "processing time":
+            ds = ds.key_by(lambda x: x % 2).window(
+                TumblingProcessingTimeWindows.of(Time.seconds(1))).reduce(lambda a, b: a + b)
+        elif why == "windows after windows":
             ds = ds.assign_timestamps_and_watermarks(
-                WatermarkStrategy.for_monotonous_timestamps())
+                WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(Stamp()))
+            for _ in range(2):
+                ds = ds.key_by(lambda x: x % 2).window(
+                    TumblingEventTimeWindows.of(Time.seconds(1))).reduce(lambda a, b: a + b)
         elif why == "checkpointing":
             settings = JobSettings(batch=False, checkpoint_interval_ms=1000)
         elif why == "switched off":
@@ -89,6 +102,11 @@ def test_what_keeps_a_streaming_job_streaming(why):
         ds.print()
     assert as_batch_reason(sinks_of(env), settings) is None
     assert all(isinstance(n, graph.Node) for n in graph.walk(sinks_of(env)))
+
+
+class Stamp(TimestampAssigner):
+    def extract_timestamp(self, value, record_timestamp):
+        return value * 100
 
 
 class Rules(KeyedBroadcastProcessFunction):
