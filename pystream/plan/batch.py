@@ -9,8 +9,9 @@ Streaming's seconds of per-query start. Its keyed operators keep their STREAMING
 there (``runtime.keyed_batch.BoundedKeyedStage``): every update emitted, each key's records
 in arrival order, event-time timers fired as the watermark each record came with passes them
 and the rest at the end: what transformWithState does in the input's micro-batch and in the
-one after it. Anything else keeps its streaming queries: processing-time timers and a user's
-own timers, an operator with timers downstream of another, broadcast state (its order
+one after it. Anything else keeps its streaming queries: timers without event time (windows
+of processing time, a function's timers over records without watermarks), an operator with
+timers downstream of another, broadcast state (its order
 against the keyed input is the arrival's), caches, checkpointing, and sources or sinks whose
 streaming behaviour differs (files roll and commit, Kafka keeps offsets).
 """
@@ -63,15 +64,16 @@ def as_batch_reason(roots: Iterable[graph.Node], settings: JobSettings) -> Optio
 
 def _replayable_keyed(node: graph.Keyed, event_time: bool, after_timers: bool) -> bool:
     """Whether a batch stage gives what a keyed operator's streaming queries give: without
-    timers; or with event-time timers only (windows of event time over records with
-    watermarks), none upstream (its input's records then all come in the input's
-    micro-batch, before the final watermark). Broadcast state keeps its streaming query
-    (its order against the keyed input is the arrival's)."""
+    timers; or with timers over records with watermarks, where Spark's timers are of event
+    time (processing-time ones fire when the key is visited, in both), and no operator with
+    timers upstream (its input's records then all come in the input's micro-batch, before
+    the final watermark). Broadcast state keeps its streaming query (its order against the
+    keyed input is the arrival's)."""
     if node.broadcast:
         return False
     if not uses_timers(node):
         return True
-    return node.time_domain == "event" and event_time and not after_timers
+    return node.time_domain != "processing" and event_time and not after_timers
 
 
 def _fixed_records(source) -> bool:

@@ -112,6 +112,7 @@ class BoundedKeyedStage:
         decode = records.batch_decoder(self.input.type_info)
         n_data = len(self.input.data_columns)
         states: Dict[bytes, DictBackend] = {}
+        watermarks: Dict[bytes, int] = {}  # each key's, from Spark's (the minimum) up
         try:
             for batch in batches:
                 names = batch.schema.names
@@ -124,17 +125,19 @@ class BoundedKeyedStage:
                     if key not in states:
                         states[key] = DictBackend()
                     host.set_key(pickle.loads(key), states[key])
-                    host.watermark = MIN_WATERMARK  # Spark's, in the input's micro-batch
+                    host.watermark = watermarks.get(key, MIN_WATERMARK)
                     orders = None
                     if seq is not None or came_with is not None:
                         places = seq[start:end] if seq is not None else [None] * (end - start)
                         marks = came_with[start:end] if came_with is not None \
                             else [None] * (end - start)
-                        orders = process_one_by_one(host, list(zip(
+                        placed = process_one_by_one(host, list(zip(
                             [input_index] * (end - start), values[start:end], ts[start:end],
                             places, marks)))
+                        orders = placed if seq is not None else None
                     else:
                         host.process_run(values[start:end], ts[start:end], input_index)
+                    watermarks[key] = host.watermark
                     out = self._finish(host, encode, orders)
                     if out.num_rows:
                         yield out

@@ -9,11 +9,12 @@ import pytest
 
 from pystream import graph
 from pystream.common import Configuration, Types, WatermarkStrategy
-from pystream.common.time import Time
+from pystream.common.time import Duration, Time
 from pystream.common.watermark_strategy import TimestampAssigner
 from pystream.datastream import (
     KeyedBroadcastProcessFunction,
     KeyedProcessFunction,
+    OutputTag,
     StreamExecutionEnvironment,
 )
 from pystream.datastream.connectors import NumberSequenceSource
@@ -157,3 +158,51 @@ def test_run_as_batch_or_as_streaming_queries_the_job_prints_the_same(capfd, par
         outputs = [(printed, sorted(collected)) for printed, collected in outputs]
     assert outputs[0] == outputs[1]
     assert sorted(outputs[0][1]) == [(0, 1), (0, 2), (0, 3), (0, 4), (0, 5)]
+
+
+class Seen(TimestampAssigner):
+    def extract_timestamp(self, value, record_timestamp):
+        return value[1]
+
+
+class Alarm(KeyedProcessFunction):
+    """An event-time timer a second after each record; records behind the watermark go to
+    a side output."""
+
+    def process_element(self, value, ctx):
+        if ctx.timestamp() <= ctx.timer_service().current_watermark():
+            yield LATE, value
+        ctx.timer_service().register_event_time_timer(ctx.timestamp() + 1000)
+        yield "seen", value[0], value[1]
+
+    def on_timer(self, timestamp, ctx):
+        yield "alarm", ctx.get_current_key(), timestamp
+
+
+LATE = OutputTag("late", Types.TUPLE([Types.STRING(), Types.INT()]))
+
+
+@pytest.mark.parametrize("parallelism", [1, 2])
+def test_event_time_as_batch_or_as_streaming_queries_gives_the_same(parallelism):
+    """A window and a function's event-time timers over out-of-order records: the same
+    records (at parallelism 1 in the same order), late ones included."""
+    outputs = []
+    for as_batch in ("true", "false"):
+        config = Configuration()
+        config.set_string(BOUNDED_AS_BATCH, as_batch)
+        env = StreamExecutionEnvironment.get_execution_environment(config)
+        env.set_parallelism(parallelism)
+        pairs = env.from_collection(
+            [("a", 1000), ("b", 1500), ("a", 3000), ("a", 500), ("b", 7000), ("a", 12000),
+             ("b", 2000), ("a", 4000)], Types.TUPLE([Types.STRING(), Types.INT()])) \
+            .assign_timestamps_and_watermarks(
+                WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_millis(1000))
+                .with_timestamp_assigner(Seen()))
+        windows = pairs.key_by(lambda p: p[0]).window(
+            TumblingEventTimeWindows.of(Time.seconds(5))).reduce(lambda x, y: (x[0], x[1] + y[1]))
+        alarms = pairs.key_by(lambda p: p[0]).process(Alarm())
+        collected = [list(windows.execute_and_collect()), list(alarms.execute_and_collect()),
+                     list(alarms.get_side_output(LATE).execute_and_collect())]
+        outputs.append(collected if parallelism == 1 else [sorted(c) for c in collected])
+    assert outputs[0] == outputs[1]
+    assert sorted(outputs[0][0]) == [("a", 8500), ("a", 12000), ("b", 3500), ("b", 7000)]
