@@ -94,8 +94,8 @@ class BoundedKeyedStage:
     parallelism 1, where each has its place, ``__seq``) or sorted by key, each key's in
     arrival order; the function's STREAMING semantics hold (a reduce
     emits every update; timers fire as the watermark each record came with passes them).
-    ``ordered``: the input has each record's place (``__seq``), the output each output's
-    (``__order``), as keyed_stream gives them."""
+    Where the input has each record's place (``__seq``, parallelism 1), the output has each
+    output's (``__order``), as keyed_stream gives them."""
 
     function: Any
     info: TaskInfo
