@@ -9,7 +9,7 @@ from __future__ import annotations
 import pickle
 import time
 from dataclasses import dataclass
-from typing import Any, Dict, Iterator, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, Optional, Tuple
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -34,8 +34,9 @@ INPUT = "__input"  # which input of a two-input operator a record comes from
 
 
 @dataclass(frozen=True)
-class KeyedBatchStage:
-    """The mapInArrow function of a keyed operator in BATCH mode."""
+class _KeyedStage:
+    """What the keyed stages over batch DataFrames have: the function, its task, its input's
+    and output's layouts, the side outputs read."""
 
     function: Any
     info: TaskInfo
@@ -44,12 +45,21 @@ class KeyedBatchStage:
     output: Layout
     side_tags: tuple = ()
 
-    def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+    def _started(self) -> Tuple[KeyedHost, TaggedEncoder, Callable, int]:
+        """The opened host, the output's encoder, the input's decoder and its number of
+        data columns."""
         host = KeyedHost(self.function, self.info, self.label)
         host.open()
-        encode = TaggedEncoder(self.output, self.side_tags, self.label)
-        decode = records.batch_decoder(self.input.type_info)
-        n_data = len(self.input.data_columns)
+        return (host, TaggedEncoder(self.output, self.side_tags, self.label),
+                records.batch_decoder(self.input.type_info), len(self.input.data_columns))
+
+
+@dataclass(frozen=True)
+class KeyedBatchStage(_KeyedStage):
+    """The mapInArrow function of a keyed operator in BATCH mode."""
+
+    def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        host, encode, decode, n_data = self._started()
         current = None
         try:
             for batch in batches:
@@ -86,7 +96,7 @@ class KeyedBatchStage:
 
 
 @dataclass(frozen=True)
-class BoundedKeyedStage:
+class BoundedKeyedStage(_KeyedStage):
     """The mapInArrow function of a STREAMING keyed operator over a bounded input read at
     once (``plan.batch``): what its transformWithState does (``runtime.keyed_stream``) in
     the micro-batch that reads the input and, with event time, in the one after it, where
@@ -97,20 +107,10 @@ class BoundedKeyedStage:
     Where the input has each record's place (``__seq``, parallelism 1), the output has each
     output's (``__order``), as keyed_stream gives them."""
 
-    function: Any
-    info: TaskInfo
-    label: str
-    input: Layout
-    output: Layout
-    side_tags: tuple = ()
     event_time: bool = False
 
     def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        host = KeyedHost(self.function, self.info, self.label)
-        host.open()
-        encode = TaggedEncoder(self.output, self.side_tags, self.label)
-        decode = records.batch_decoder(self.input.type_info)
-        n_data = len(self.input.data_columns)
+        host, encode, decode, n_data = self._started()
         states: Dict[bytes, DictBackend] = {}
         watermarks: Dict[bytes, int] = {}  # each key's, from Spark's (the minimum) up
         try:

@@ -134,16 +134,22 @@ def test_a_bounded_job_with_keyed_state_but_no_time_may_run_as_batch():
     assert as_batch_reason(sinks_of(env), JobSettings(batch=False))
 
 
+def _environment(as_batch: bool, parallelism: int) -> StreamExecutionEnvironment:
+    """An environment whose bounded jobs may run as batch jobs, or keep streaming queries."""
+    config = Configuration()
+    config.set_string(BOUNDED_AS_BATCH, str(as_batch).lower())
+    env = StreamExecutionEnvironment.get_execution_environment(config)
+    env.set_parallelism(parallelism)
+    return env
+
+
 @pytest.mark.parametrize("parallelism", [1, 2])
 def test_run_as_batch_or_as_streaming_queries_the_job_prints_the_same(capfd, parallelism):
     """Stateless operators, a rolling reduce and a keyed function with state: the same
     lines, and at parallelism 1 the same order (each record's outputs where it came)."""
     outputs = []
-    for as_batch in ("true", "false"):
-        config = Configuration()
-        config.set_string(BOUNDED_AS_BATCH, as_batch)
-        env = StreamExecutionEnvironment.get_execution_environment(config)
-        env.set_parallelism(parallelism)
+    for as_batch in (True, False):
+        env = _environment(as_batch, parallelism)
         numbers = env.from_collection(list(range(10)), Types.INT()) \
             .map(lambda x: x * 3, Types.INT()).filter(lambda x: x % 2 == 0)
         numbers.print()
@@ -187,11 +193,8 @@ def test_event_time_as_batch_or_as_streaming_queries_gives_the_same(parallelism)
     """A window and a function's event-time timers over out-of-order records: the same
     records (at parallelism 1 in the same order), late ones included."""
     outputs = []
-    for as_batch in ("true", "false"):
-        config = Configuration()
-        config.set_string(BOUNDED_AS_BATCH, as_batch)
-        env = StreamExecutionEnvironment.get_execution_environment(config)
-        env.set_parallelism(parallelism)
+    for as_batch in (True, False):
+        env = _environment(as_batch, parallelism)
         pairs = env.from_collection(
             [("a", 1000), ("b", 1500), ("a", 3000), ("a", 500), ("b", 7000), ("a", 12000),
              ("b", 2000), ("a", 4000)], Types.TUPLE([Types.STRING(), Types.INT()])) \
