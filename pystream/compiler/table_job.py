@@ -6,6 +6,7 @@ lines. Rows reach Python as Flink's values with their row kinds.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import itertools
@@ -371,8 +372,9 @@ class TableJob:
             columns = [quoted(a).cast(f.data_type.spark_type()).alias(f.name)
                        for a, f in zip(rel.schema.names, physical)]
             kinds = [F.col(OP)] if updating else []
-            writer(df.select(*columns, *kinds), target.options, physical,
-                   list(target.partition_keys), overwrite)
+            with spark_job_errors():
+                writer(df.select(*columns, *kinds), target.options, physical,
+                       list(target.partition_keys), overwrite)
         self.ended(self._name("insert-into_default_catalog.default_database.%s" % name),
                    started)
         column = "default_catalog.default_database.%s" % name
@@ -589,11 +591,18 @@ def _table_error(error: BaseException) -> BaseException:
 
 
 def _spark_rows(df) -> Iterator:
-    """The rows of ``df``; a failure of the Spark job is a short TableException (Spark's
-    message without JVM frames), not Py4J's wall of text."""
+    """The rows of ``df`` (a failing Spark job: see ``spark_job_errors``)."""
+    with spark_job_errors():
+        yield from df.toLocalIterator()
+
+
+@contextlib.contextmanager
+def spark_job_errors() -> Iterator[None]:
+    """A failure of the Spark job run inside is a short TableException (Spark's message
+    without JVM frames), not Py4J's wall of text; a user function's, its line and row."""
     logging.getLogger("DataFrameQueryContextLogger").setLevel(logging.CRITICAL)
     try:
-        yield from df.toLocalIterator()
+        yield
     except Exception as e:
         if type(e).__module__.startswith(("pyspark", "py4j")):
             from pystream.runtime.errors import find_report, job_error_from

@@ -93,6 +93,15 @@ def test_a_failing_spark_job_is_one_line_naming_spark_error(t_env):
     still_usable(t_env)
 
 
+def test_a_failing_insert_into_files_is_one_line_naming_spark_error(t_env, tmp_path):
+    t_env.execute_sql("CREATE TABLE big (a BIGINT) WITH ('connector' = 'filesystem', "
+                      "'path' = '%s', 'format' = 'csv')" % tmp_path)
+    with pytest.raises(TableException, match=r"^The Table job failed: \[ARITHMETIC_OVERFLOW\]"):
+        t_env.from_elements([(2 ** 62,)], ["a"]).select(col("a") * 4) \
+            .execute_insert("big").wait()
+    still_usable(t_env)
+
+
 def test_columns_by_attribute_and_an_unknown_one(t_env, orders):
     assert rows(orders.select(orders.name).where(orders.name == "pear")) == [("pear",)]
     with pytest.raises(AttributeError, match=r"no field named 'nme'; fields: \[id, name\]"):
