@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -47,6 +48,18 @@ def expected(worker_python: str, master: str, driver: str) -> dict:
     }
 
 
+def finished_executors(standalone, app_id: str, timeout: float = 30.0) -> list:
+    """The app's executors the worker lists as finished: it moves them there shortly after
+    the master has the app finished."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = [e for e in standalone.worker_state()["finishedexecutors"]
+                 if e["appid"] == app_id]
+        if found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.2)
+
+
 def app_named(state: dict, name: str) -> dict:
     return next((a for a in state["completedapps"] + state["activeapps"] if a["name"] == name),
                 {})
@@ -62,8 +75,7 @@ def test_spark_submit_runs_the_program_on_the_cluster(standalone, worker_python,
         str(JOB), str(result), str(tmp_path / "checkpoints")], cwd=str(tmp_path))
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-5000:]
     app = app_named(standalone.master_state(), "submitted-client")
-    executors = [e for e in standalone.worker_state()["finishedexecutors"]
-                 if e["appid"] == app.get("id")]
+    executors = finished_executors(standalone, app.get("id"))
     assert (json.loads(result.read_text()), app.get("state"), len(executors) > 0) == (
         expected(worker_python, standalone.url, "SparkSubmit"), "FINISHED", True)
 
