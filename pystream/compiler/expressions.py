@@ -25,6 +25,7 @@ from pystream.table.types import (
     BooleanType,
     CharType,
     DataType,
+    DataTypes,
     DecimalType,
     DoubleType,
     FloatType,
@@ -149,6 +150,16 @@ def _call(name: str) -> Callable:
     return lambda args, types, result: F.call_function(name, *args)
 
 
+def _round(args: List[Column], types: List[DataType], result: DataType) -> Column:
+    """ROUND: a DECIMAL rounded in one more integral digit (Spark's ROUND keeps the input's
+    type, where rounding up 99.99 needs one more: Flink's result type has it)."""
+    value = args[0]
+    if isinstance(types[0], DecimalType):
+        value = value.cast(spark_type(DataTypes.DECIMAL(min(38, types[0].precision + 1),
+                                                        types[0].scale)))
+    return F.call_function("round", value, *args[1:])
+
+
 def _op(fn: Callable) -> Callable:
     return lambda args, types, result: fn(*args)
 
@@ -197,7 +208,7 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "hex": _call("hex"), "bin": _call("bin"),
     "abs": _call("abs"), "sign": _call("sign"), "floor": _floor_or_ceil("floor"),
     "ceil": _floor_or_ceil("ceil"),
-    "round": _call("round"), "truncate": _op(lambda x, n: _truncate(x, n)),
+    "round": _round, "truncate": _op(lambda x, n: _truncate(x, n)),
     "power": _call("power"), "sqrt": _call("sqrt"), "exp": _call("exp"), "ln": _call("ln"),
     "log10": _call("log10"), "log2": _call("log2"), "log": _call("log"), "sin": _call("sin"),
     "cos": _call("cos"), "tan": _call("tan"), "asin": _call("asin"), "acos": _call("acos"),
@@ -289,6 +300,9 @@ def _call_column(expr: ex.Call, schema: Schema) -> Column:
         result = type_of(expr, schema)
         return F.struct(*[to_column(a, schema).alias(f.name)
                           for a, f in zip(expr.args, result.fields)])
+    if expr.name == "array":  # elements of one type (rows of other field names too)
+        element = spark_type(type_of(expr, schema).element_type)
+        return F.array(*[to_column(a, schema).cast(element) for a in expr.args])
     translate = SPARK_FUNCTIONS.get(expr.name)
     if translate is None:
         raise UnsupportedFeatureError("the function %s() on Spark" % expr.name.upper())
@@ -335,6 +349,7 @@ def collected_user_aggregate(call: ex.UserCall, schema: Schema) -> Tuple[Column,
 
 
 RANKING = {"row_number": F.row_number, "rank": F.rank, "dense_rank": F.dense_rank}
+OFFSETS = {"lag": F.lag, "lead": F.lead}  # over a window of ranks too: no frame
 
 
 def running_aggregate_column(call: ex.Call, schema: Schema, window) -> Column:
@@ -344,6 +359,14 @@ def running_aggregate_column(call: ex.Call, schema: Schema, window) -> Column:
     args = [to_column(a, schema) for a in call.args]
     if call.name in RANKING:
         return RANKING[call.name]().over(window).cast(spark_type(type_of(call, schema)))
+    if call.name in OFFSETS:
+        result = spark_type(type_of(call, schema))
+        offset = call.args[1].value if len(call.args) > 1 else 1
+        default = args[2].cast(result) if len(call.args) > 2 else None
+        shifted = OFFSETS[call.name](args[0].cast(result), offset).over(window)
+        return shifted if default is None else F.when(
+            OFFSETS[call.name](F.lit(1), offset).over(window).isNull(), default
+        ).otherwise(shifted)
     if call.distinct and call.name in RUNNING_DISTINCT:
         values = F.collect_set(args[0]).over(window)
         zero = F.lit(0).cast(spark_type(type_of(call.args[0], schema)))

@@ -27,6 +27,7 @@ from pyspark.sql import types as st
 
 from pystream.compiler import table_connectors
 from pystream.compiler.expressions import (
+    OFFSETS,
     RANKING,
     aggregate_column,
     collected_user_aggregate,
@@ -57,6 +58,7 @@ from pystream.relational.time_bounded import (
     shifted_time,
     window_of,
 )
+from pystream.table.types import MapType, RowType
 from pystream.util.exceptions import TableException
 
 __all__ = ["Frame", "Context", "translate", "SEQ", "OP", "SUB", "is_updating"]
@@ -84,6 +86,7 @@ class Frame:
 
     df: DataFrame
     updating: bool = False
+    inserts_only: bool = False  # updating in form (with its kinds) but +I only: DISTINCT's
 
     def system_columns(self, ctx: Context) -> List[str]:
         if ctx.unbounded:
@@ -111,7 +114,7 @@ def _values(node: ops.Values, ctx: Context) -> Frame:
             for row in node.rows]
     if ctx.changelog:
         fields.append(st.StructField(SEQ, st.LongType(), False))
-        rows = [row + (i,) for i, row in enumerate(rows)]
+        rows = [row + (node.position + i,) for i, row in enumerate(rows)]
     # one partition, as Flink's from_elements source is one subtask
     df = ctx.spark.createDataFrame(rows, st.StructType(fields)).coalesce(1)
     return Frame(df)
@@ -262,6 +265,50 @@ def _correlate(node: ops.Correlate, ctx: Context) -> Frame:
     if ctx.changelog:  # rows from one input row keep its place in the input's order
         df = df.withColumn(SEQ, F.col(SEQ) * 1000 + F.row_number().over(
             Window.partitionBy(SEQ).orderBy(F.lit(0))) - 1)
+    return replace(frame, df=df)
+
+
+def _expand(node: ops.Expand, ctx: Context) -> Frame:
+    """Each row once per projection: an array of them exploded, in one pass; in a
+    changelog each row's copies follow each other in the projections' order."""
+    frame = translate(node.input, ctx)
+    schema = node.input.schema
+    copies = F.array(*[F.struct(*[to_column(e, schema).cast(f.data_type.spark_type())
+                                  .alias("c%d" % i) for i, (e, f) in
+                                  enumerate(zip(projection, node.schema))])
+                       for projection in node.projections])
+    system = frame.system_columns(ctx)
+    df = frame.df.select(*[F.col(c) for c in system], F.posexplode(copies).alias("__pos", "__c"))
+    columns = [F.col("__c")["c%d" % i].alias(f.name) for i, f in enumerate(node.schema)]
+    placed = {SEQ: (F.col(SEQ) * len(node.projections) + F.col("__pos")).alias(SEQ)}
+    return replace(frame, df=df.select(*columns, *[placed.get(c, F.col(c)) for c in system]))
+
+
+def _unnest(node: ops.Unnest, ctx: Context) -> Frame:
+    """An array's elements (a map's entries) as rows beside their row: Spark's
+    ``posexplode`` (``_outer`` for a LEFT JOIN); a row element's fields as columns."""
+    frame = translate(node.input, ctx)
+    schema = node.input.schema
+    kept = [quoted(n) for n in schema.names]
+    system = [F.col(c) for c in frame.system_columns(ctx)]
+    explode = F.posexplode_outer if node.kind == "left" else F.posexplode
+    collection_type = type_of(node.collection, schema)
+    if isinstance(collection_type, MapType):
+        produced = ["__pos", "__key", "__value"]
+        values = [F.col("__key"), F.col("__value")]
+    else:
+        produced = ["__pos", "__element"]
+        element = collection_type.element_type
+        values = [F.col("__element")[f.name] for f in element.fields] \
+            if isinstance(element, RowType) else [F.col("__element")]
+    if node.ordinality:
+        values.append(F.col("__pos") + 1)
+    df = frame.df.select(*kept, *system, explode(to_column(node.collection, schema))
+                         .alias(*produced))
+    own = node.schema.fields[len(kept):]
+    # a row's elements follow each other with its order key (the sort into the changelog
+    # keeps rows of one key in the order they come)
+    df = df.select(*kept, *[v.alias(f.name) for v, f in zip(values, own)], *system)
     return replace(frame, df=df)
 
 
@@ -805,7 +852,7 @@ def _distinct(node: ops.Distinct, ctx: Context) -> Frame:
 def _first_of_each(frame: Frame, names: List[str], ctx: Context, what: str) -> Frame:
     """STREAMING: each row of ``frame`` the first time it comes (+I), as Flink's aggregate
     without aggregate calls emits it."""
-    if frame.updating:
+    if frame.updating and not frame.inserts_only:
         raise UnsupportedFeatureError("%s over an updating table in STREAMING mode" % what)
     if ctx.unbounded:
         df = frame.df.dropDuplicates(names)
@@ -815,7 +862,7 @@ def _first_of_each(frame: Frame, names: List[str], ctx: Context, what: str) -> F
     df = frame.df.withColumn("__n", F.row_number().over(first)).where(F.col("__n") == 1)
     df = df.select(*[quoted(n) for n in names], F.col(SEQ), F.lit(INSERT).alias(OP),
                    F.lit(0).alias(SUB))
-    return Frame(df, updating=True)
+    return Frame(df, updating=True, inserts_only=True)
 
 
 JOIN_KINDS = {"inner": "inner", "left": "left", "right": "right", "full": "full",
@@ -1111,6 +1158,15 @@ def _set_op(node: ops.SetOp, ctx: Context) -> Frame:
     right_casts = [quoted(b.name).cast(f.data_type.spark_type()).alias(f.name)
                    for b, f in zip(node.right.schema, node.schema)]
     extra = [F.col(SEQ)] if ctx.changelog else []
+    changes = [f.updating and not f.inserts_only for f in (left, right)]
+    if any(changes) and node.kind == "union":  # UNION ALL of changelogs: each keeps its kinds
+        def kinds(frame: Frame) -> List[Column]:
+            return [F.col(OP), F.col(SUB)] if frame.updating else [
+                F.lit(INSERT).alias(OP), F.lit(0).alias(SUB)]
+
+        united = left.df.select(*casts, *extra, *kinds(left)).unionAll(
+            right.df.select(*right_casts, *extra, *kinds(right)))
+        return Frame(united, updating=True)
     l_df = left.df.select(*casts, *extra)
     r_df = right.df.select(*right_casts, *extra)
     if node.kind == "union":
@@ -1408,7 +1464,7 @@ def _over(node: ops.Over, ctx: Context) -> Frame:
     columns = [quoted(n) for n in schema.names]
     for a in node.aggregates:
         call: ex.OverCall = _unaliased(a.expr)
-        spec = _ranking_spec(call.window, schema) if _agg_name(call) in RANKING \
+        spec = _ranking_spec(call.window, schema) if _agg_name(call) in {**RANKING, **OFFSETS} \
             else _over_spec(call.window, schema)
         columns.append(running_aggregate_column(call.agg, schema, spec).alias(a.names[0]))
     return _select(frame, ctx, columns)
@@ -1459,6 +1515,8 @@ TRANSLATIONS: Dict[type, Callable[[ops.Rel, Context], Frame]] = {
     ops.ConnectorScan: _connector_scan,
     ops.StreamScan: _stream_scan,
     ops.Correlate: _correlate,
+    ops.Unnest: _unnest,
+    ops.Expand: _expand,
     ops.TableAggregateRows: _table_aggregate_rows,
     ops.Project: _project,
     ops.Filter: _filter,

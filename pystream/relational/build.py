@@ -27,7 +27,15 @@ from pystream.relational.resolve import (
 from pystream.relational.schema import Field, Schema
 from pystream.relational.time_bounded import conjuncts, is_interval_join
 from pystream.table import type_rules
-from pystream.table.types import DataTypes, LocalZonedTimestampType, TimestampType
+from pystream.table.types import (
+    ArrayType,
+    DataTypes,
+    LocalZonedTimestampType,
+    MapType,
+    MultisetType,
+    RowType,
+    TimestampType,
+)
 from pystream.util.exceptions import ValidationException
 
 __all__ = ["project", "correlate", "filter_", "aggregate", "window_aggregate", "join", "set_op",
@@ -164,6 +172,33 @@ def _into_interval_join(rel: ops.Rel, condition: ex.Expr) -> Optional[ops.Rel]:
     return joined if is_interval_join(joined) else None
 
 
+def unnest(rel: ops.Rel, collection: ex.Expr, names: Sequence[str] = (), kind: str = "inner",
+           ordinality: bool = False) -> ops.Rel:
+    """``rel`` joined with the elements of ``collection`` (an ARRAY, MULTISET or MAP
+    expression over it), named ``names`` (Flink's: ``f0``... for a row's fields,
+    ``EXPR$0`` for an element, ``ORDINALITY``)."""
+    kind_of = type_of(collection, rel.schema)
+    if isinstance(kind_of, MapType):
+        own = [("key", kind_of.key_type), ("value", kind_of.value_type)]
+    elif isinstance(kind_of, (ArrayType, MultisetType)):
+        element = kind_of.element_type
+        own = [(f.name, f.data_type) for f in element.fields] \
+            if isinstance(element, RowType) else [("EXPR$0", element)]
+    else:
+        raise ValidationException("UNNEST takes an ARRAY, MULTISET or MAP, not %s."
+                                  % kind_of.summary_string())
+    if ordinality:
+        own.append(("ORDINALITY", DataTypes.INT(False)))
+    if names and len(names) != len(own):
+        raise ValidationException("UNNEST gives %d columns, %d names were given."
+                                  % (len(own), len(names)))
+    fields = tuple(Field(n, t.nullable() if kind == "left" else t)
+                   for n, (_, t) in zip(names or [n for n, _ in own], own))
+    schema = Schema(rel.schema.fields + fields).check_unique()
+    return ops.Unnest(schema=schema, input=rel, collection=collection, kind=kind,
+                      ordinality=ordinality)
+
+
 def aggregate(rel: ops.Rel, keys: Sequence[ex.Expr], exprs: Sequence[ex.Expr],
               sql: bool = False, having: Optional[ex.Expr] = None) -> ops.Rel:
     """GROUP BY ``keys`` SELECT ``exprs`` [HAVING ``having``]."""
@@ -192,6 +227,51 @@ def aggregate(rel: ops.Rel, keys: Sequence[ex.Expr], exprs: Sequence[ex.Expr],
     if having is not None:
         node = filter_(node, _substitute(having, substitutions))
     return project(node, rewritten, sql=sql)
+
+
+def grouping_sets(rel: ops.Rel, sets: Sequence[Sequence[ex.Expr]], exprs: Sequence[ex.Expr],
+                  sql: bool = False, having: Optional[ex.Expr] = None) -> ops.Rel:
+    """GROUP BY GROUPING SETS (ROLLUP and CUBE are lists of sets too), as Flink plans it:
+    each row once per set (its Expand: the keys the set leaves out NULL, and the set's
+    number), then one aggregate grouped by the keys and the number."""
+    every: List[ex.Expr] = []
+    for keys in sets:
+        every += [k for k in keys if k not in every]
+    names = ["__key%d" % i for i in range(len(every))]
+    projections = tuple(
+        tuple(ex.Column(n) for n in rel.schema.names)
+        + tuple(k if k in keys else ex.Cast(ex.Literal(None, DataTypes.NULL()),
+                                            type_of(k, rel.schema).nullable()) for k in every)
+        + (ex.Literal(number, DataTypes.INT(False)),) for number, keys in enumerate(sets))
+    types = [type_rules.common_type([type_of(p[i], rel.schema) for p in projections])
+             for i in range(len(projections[0]))]
+    expanded = ops.Expand(schema=Schema.of(list(rel.schema.names) + names + ["__set"], types),
+                          input=rel, projections=projections)
+    grouped = {k: ex.Column(n) for k, n in zip(every, names)}
+
+    def by_keys(e: ex.Expr) -> ex.Expr:
+        if isinstance(e, ex.Column) and e in grouped:  # keeps its name
+            return ex.Alias(grouped[e], (e.name,))
+        return _substitute_outside_aggregates(e, grouped)
+
+    return aggregate(expanded, [ex.Column(n) for n in names + ["__set"]],
+                     [by_keys(e) for e in exprs], sql=sql,
+                     having=None if having is None else by_keys(having))
+
+
+def _substitute_outside_aggregates(expr: ex.Expr, mapping: Dict[ex.Expr, ex.Expr]) -> ex.Expr:
+    """``expr`` with each sub-tree found in ``mapping`` replaced, but not inside aggregate
+    calls (they read the input's rows)."""
+    if aggregate_calls(expr) == [expr]:
+        return expr
+    if expr in mapping:
+        return mapping[expr]
+    if isinstance(expr, (ex.Call, ex.UserCall)):
+        return replace(expr, args=tuple(_substitute_outside_aggregates(a, mapping)
+                                        for a in expr.args))
+    if isinstance(expr, (ex.Alias, ex.Cast, ex.Ordering)):
+        return replace(expr, expr=_substitute_outside_aggregates(expr.expr, mapping))
+    return expr
 
 
 def _check_grouped(exprs, schema: Schema, keys) -> None:

@@ -224,6 +224,9 @@ _AGGREGATE = ["sum", "sum0", "count", "avg", "min", "max", "stddev_pop", "stddev
 _WINDOW = {
     "row_number": returns(BIGINT, "never"), "rank": returns(BIGINT, "never"),
     "dense_rank": returns(BIGINT, "never"),
+    # LAG/LEAD(value [, offset [, default]]): the value of a row before/after, of its type
+    "lag": lambda types: type_rules.common_type([types[0]] + types[2:3]).nullable(),
+    "lead": lambda types: type_rules.common_type([types[0]] + types[2:3]).nullable(),
 }
 
 

@@ -34,9 +34,12 @@ class Rel:
 
 @dataclass(frozen=True, eq=False, kw_only=True)
 class Values(Rel):
-    """Rows given by the program (``from_elements``, ``from_pandas``, SQL ``VALUES``)."""
+    """Rows given by the program (``from_elements``, ``from_pandas``, SQL ``VALUES``);
+    ``position``: the place of the first row among a VALUES clause's rows (rows of
+    expressions are each a Values of their own, united: they keep their order)."""
 
     rows: Tuple[tuple, ...] = field(repr=False)
+    position: int = 0
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)
@@ -110,6 +113,36 @@ class Correlate(Rel):
     call: Expr
     kind: str = "inner"
     keep_input: bool = True
+
+    @property
+    def inputs(self):
+        return (self.input,)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Expand(Rel):
+    """Each input row once per projection, in their order (GROUPING SETS: a row per set,
+    the keys the set leaves out NULL)."""
+
+    input: Rel
+    projections: Tuple[Tuple[Expr, ...], ...]
+
+    @property
+    def inputs(self):
+        return (self.input,)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Unnest(Rel):
+    """Each input row joined with the elements of an array (or a multiset, or a map's
+    entries: key and value) it holds (``CROSS JOIN UNNEST(arr) AS t(e)``); the fields of an
+    array of rows become columns; ``ordinality``: each element's position from 1, last;
+    ``kind`` 'left' keeps a row with no elements, with NULLs."""
+
+    input: Rel
+    collection: Expr
+    kind: str = "inner"
+    ordinality: bool = False
 
     @property
     def inputs(self):

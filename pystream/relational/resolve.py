@@ -25,7 +25,14 @@ from pystream.relational.expressions import (
     walk,
 )
 from pystream.relational.schema import Field, Schema
-from pystream.table.types import BooleanType, DataType, DataTypes, RowField, RowType
+from pystream.table.types import (
+    BooleanType,
+    DataType,
+    DataTypes,
+    DecimalType,
+    RowField,
+    RowType,
+)
 from pystream.util.exceptions import ValidationException
 
 __all__ = ["type_of", "field_of", "expand", "output_name", "is_aggregate", "aggregate_calls",
@@ -54,6 +61,31 @@ def field_of(expr: Expr, schema: Schema, index: int, sql: bool = False) -> Field
             return Field(name, DataTypes.TIMESTAMP_LTZ(3).not_null(), "proctime")
         return Field(name, _window_time_type(expr, schema), time)
     return Field(name, _derive(expr, schema))
+
+
+def _rounded_decimal(expr: Call, decimal: DecimalType) -> DataType:
+    """ROUND(DECIMAL(p, s), r) as Flink types it (``LogicalTypeMerging.findRoundDecimalType``):
+    rounding to fewer digits may carry one more into the integral part."""
+    digits = _integer_constant(expr.args[1]) if len(expr.args) > 1 else 0
+    if digits is None:
+        return decimal
+    p, s = decimal.precision, decimal.scale
+    if digits >= s:
+        result = DataTypes.DECIMAL(p, s)
+    elif digits < 0:
+        result = DataTypes.DECIMAL(min(38, 1 + p - s), 0)
+    else:
+        result = DataTypes.DECIMAL(1 + p - s + digits, digits)
+    return result if decimal.is_nullable else result.not_null()
+
+
+def _integer_constant(expr: Expr) -> Optional[int]:
+    """The value of an integer literal (``-1`` too), else None."""
+    if isinstance(expr, Call) and expr.name == "negate":
+        value = _integer_constant(expr.args[0])
+        return None if value is None else -value
+    return int(expr.value) if isinstance(expr, Literal) and isinstance(expr.value, int) \
+        else None
 
 
 def _window_time_type(expr: Call, schema: Schema) -> DataType:
@@ -92,6 +124,8 @@ def _derive(expr: Expr, schema: Schema) -> DataType:
         if function is None:
             raise ValidationException("No match found for function signature %s()." % expr.name)
         args = [type_of(a, schema) for a in expr.args if not isinstance(a, Symbol)]
+        if expr.name == "round" and isinstance(args[0], DecimalType):
+            return _rounded_decimal(expr, args[0])
         return function.result(args)
     raise ValidationException("Unsupported expression: %r" % (expr,))
 

@@ -146,10 +146,10 @@ def _values(node: exp.Values) -> ops.Rel:
     types = [type_rules.common_type([build.type_of(r[i], one.schema) for r in rows])
              for i in range(width)]
     united = None
-    for row in rows:
+    for position, row in enumerate(rows):
         exprs = [ex.Alias(v if build.type_of(v, one.schema) == t else ex.Cast(v, t), (n,))
                  for v, t, n in zip(row, types, names)]
-        rel = build.project(one, exprs)
+        rel = build.project(replace(one, position=position), exprs)
         united = rel if united is None else build.set_op(united, rel, "union", all=True)
     return united
 
@@ -267,6 +267,28 @@ def _lateral(scope: Scope, node: LateralTable, kind: str,
     return Scope(rel, scope.columns + added, scope.window)
 
 
+def _unnest(scope: Scope, node: exp.Unnest, kind: str,
+            condition: Optional[exp.Expression]) -> Scope:
+    """``CROSS JOIN UNNEST(arr) [WITH ORDINALITY] AS t(e [, n])`` (``LEFT JOIN ... ON
+    TRUE``): each row joined with the elements of an array, multiset or map it holds."""
+    if len(node.expressions) != 1:
+        raise UnsupportedFeatureError("UNNEST of more than one collection")
+    if condition is not None and not (isinstance(condition, exp.Boolean) and
+                                      condition.this is True):
+        raise ValidationException("A join with UNNEST takes ON TRUE, not %s."
+                                  % to_sql(condition))
+    alias = node.args.get("alias")
+    names = [c.name for c in alias.columns] if alias is not None and alias.columns else []
+    ordinality = node.args.get("offset")
+    if isinstance(ordinality, exp.Identifier):
+        names.append(ordinality.name)
+    rel = build.unnest(scope.rel, to_expr(node.expressions[0], scope), names, kind,
+                       ordinality=bool(ordinality))
+    qualifier = alias.name if alias is not None and alias.name else None
+    added = [(qualifier, n, n) for n in rel.schema.names[len(scope.rel.schema):]]
+    return Scope(rel, scope.columns + added, scope.window)
+
+
 JOIN_KINDS = {"": "inner", "INNER": "inner", "LEFT": "left", "RIGHT": "right", "FULL": "full",
               "CROSS": "inner"}
 
@@ -289,6 +311,10 @@ def _select(t_env, node: exp.Select, ctes) -> ops.Rel:
         if isinstance(join.this, LateralTable):
             scope = _lateral(scope, join.this, "left" if side == "LEFT" else "inner",
                              join.args.get("on"))
+            continue
+        if isinstance(join.this, exp.Unnest):
+            scope = _unnest(scope, join.this, "left" if side == "LEFT" else "inner",
+                            join.args.get("on"))
             continue
         right = _from(t_env, join.this, ctes)
         if side in ("SEMI", "ANTI"):
@@ -318,6 +344,10 @@ def _select(t_env, node: exp.Select, ctes) -> ops.Rel:
         rel = build.window_aggregate(rel, window, keys, exprs, sql=True)
     elif scope.window is not None:
         rel = _window_tvf_aggregate(rel, scope, group, exprs)
+    elif group is not None and any(isinstance(k, GROUPINGS) for k in group.expressions):
+        sets = [[to_expr(k, scope) for k in keys] for keys in _grouping_sets(group)]
+        having_expr = to_expr(having.this, scope) if having is not None else None
+        rel = build.grouping_sets(rel, sets, exprs, sql=True, having=having_expr)
     elif group is not None or having is not None or any(aggregate_calls(e) for e in exprs):
         keys = [to_expr(k, scope) for k in (group.expressions if group is not None else [])]
         having_expr = to_expr(having.this, scope) if having is not None else None
@@ -584,6 +614,31 @@ def _scalar_subquery_nodes(root: exp.Expression) -> List[exp.Subquery]:
 def _qualifiers(scope: Scope) -> set:
     """The lower-cased table aliases a query block's columns are named by."""
     return {q.lower() for q, _, _ in scope.columns if q and q != SCALAR}
+
+
+GROUPINGS = (exp.GroupingSets, exp.Rollup, exp.Cube)
+
+
+def _grouping_sets(group: exp.Group) -> List[List[exp.Expression]]:
+    """The sets of keys a GROUP BY with GROUPING SETS, ROLLUP or CUBE groups by: every
+    combination of one set of each, with the plain keys in all."""
+    sets: List[List[exp.Expression]] = [[]]
+    for item in group.expressions:
+        if isinstance(item, exp.GroupingSets):
+            choices = [list(s.expressions) if isinstance(s, exp.Tuple) else
+                       [s.this] if isinstance(s, exp.Paren) else [s]
+                       for s in item.expressions]
+        elif isinstance(item, exp.Rollup):
+            keys = list(item.expressions)
+            choices = [keys[:n] for n in range(len(keys), -1, -1)]
+        elif isinstance(item, exp.Cube):
+            keys = list(item.expressions)
+            choices = [[k for i, k in enumerate(keys) if mask >> i & 1]
+                       for mask in range(2 ** len(keys) - 1, -1, -1)]
+        else:
+            choices = [[item]]
+        sets = [s + c for s in sets for c in choices]
+    return sets
 
 
 def _groups_by_window(group) -> bool:
