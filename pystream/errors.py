@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-__all__ = ["PystreamError", "UnsupportedFeatureError", "JobExecutionError",
-           "RecordTypeMismatchError"]
+__all__ = ["PystreamError", "UnsupportedFeatureError", "InvalidProgramError",
+           "JobExecutionError", "RecordTypeMismatchError"]
 
 
 class PystreamError(Exception):
@@ -13,6 +13,11 @@ class PystreamError(Exception):
 
 class UnsupportedFeatureError(PystreamError, NotImplementedError):
     """A PyFlink feature that pystream does not (yet) provide on Spark."""
+
+
+class InvalidProgramError(PystreamError):
+    """A program Flink refuses when it builds the job graph, before anything runs (its
+    UnsupportedOperationException / InvalidProgramException), in Flink's words."""
 
 
 class JobExecutionError(PystreamError):

@@ -28,6 +28,7 @@ from pystream import graph
 from pystream.datastream.connectors.collection import CollectionSource, SocketSource
 from pystream.datastream.connectors.datagen import DataGeneratorSource
 from pystream.datastream.connectors.table import TableSource
+from pystream.errors import InvalidProgramError
 from pystream.plan.batch import as_batch_reason
 from pystream.plan.describe import describe, runs_python
 from pystream.plan.settings import JobSettings
@@ -298,6 +299,13 @@ class _Stages:
         p = self.own(node)
         if isinstance(source, graph.Partition):
             before = self.partitioned(source, p)
+            if source.strategy == "forward" and before != p:
+                raise InvalidProgramError(
+                    "Forward partitioning does not allow change of parallelism. Upstream "
+                    "operation: %s parallelism: %d, downstream operation: %s parallelism: %d "
+                    "You must use another partitioning strategy, such as broadcast, "
+                    "rebalance, shuffle or global." % (source.input.meta.name, before,
+                                                       node.meta.name, p))
         else:
             before = self.parallelism[source.id]
         if p != before:

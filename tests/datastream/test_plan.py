@@ -33,6 +33,7 @@ from pystream.datastream.connectors import NumberSequenceSource
 from pystream.datastream.connectors.datagen import DataGeneratorSource
 from pystream.datastream.planning import plan_of
 from pystream.datastream.window import TumblingEventTimeWindows
+from pystream.errors import InvalidProgramError
 from pystream.plan import CHAIN, CHAIN_BREAK, HASH, REBALANCE
 
 EVERY_NODE_TYPE = textwrap.dedent("""
@@ -259,6 +260,20 @@ def test_entries_follow_the_options():
     plan = plan_of(c)
     entries = [plan.entry(n) for n in plan.nodes() if isinstance(n, graph.Stateless)]
     assert entries == [CHAIN, CHAIN, CHAIN_BREAK, REBALANCE, HASH]
+
+
+def test_forward_partitioning_refuses_a_change_of_parallelism():
+    """As Flink's job graph does: ``forward()`` from a one-subtask source into an operator
+    of parallelism 2 is refused when the job is planned, in Flink's words."""
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(2)
+    stream = env.from_collection([1, 2, 3]).forward().map(lambda x: x)
+    with pytest.raises(InvalidProgramError, match="Forward partitioning does not allow change "
+                       "of parallelism. Upstream operation: .* parallelism: 1, downstream "
+                       "operation: .* parallelism: 2"):
+        plan_of(stream)
+    env.set_parallelism(1)
+    assert plan_of(env.from_collection([1]).forward().map(lambda x: x)) is not None
 
 
 def test_explain_and_the_job_come_from_one_plan(capfd):
