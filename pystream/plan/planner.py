@@ -25,6 +25,7 @@ from types import MappingProxyType
 from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Tuple
 
 from pystream import graph
+from pystream.datastream.connectors.client import CollectSink
 from pystream.datastream.connectors.collection import CollectionSource, SocketSource
 from pystream.datastream.connectors.datagen import DataGeneratorSource
 from pystream.datastream.connectors.table import TableSource
@@ -250,6 +251,16 @@ class _Stages:
             return self.parallelism[node.input.id]
         return 1 if node.strategy == "global" else p
 
+    def check_forward(self, partition: graph.Partition, reader: str, p: int) -> None:
+        """Flink's job graph refuses a forward partitioning into another parallelism."""
+        before = self.parallelism[partition.input.id]
+        if partition.strategy == "forward" and before != p:
+            raise InvalidProgramError(
+                "Forward partitioning does not allow change of parallelism. Upstream "
+                "operation: %s parallelism: %d, downstream operation: %s parallelism: %d You "
+                "must use another partitioning strategy, such as broadcast, rebalance, shuffle "
+                "or global." % (partition.input.meta.name, before, reader, p))
+
     def add(self, node: graph.Node) -> None:
         inputs = node.inputs
         up = self.stage_of[inputs[0].id] if inputs else None
@@ -284,6 +295,9 @@ class _Stages:
             closed = node.strategy.timestamp_assigner is None and self.closed[node.input.id]
         else:  # SideOutput, Sink: in the stage of what they read
             p, stage = self.parallelism[node.input.id], up
+            if isinstance(node, graph.Sink) and isinstance(node.sink, CollectSink) \
+                    and isinstance(node.input, graph.Partition):  # one subtask collects
+                self.check_forward(node.input, "Sink: Data stream collect sink", 1)
         if runs_python(node) and stage["kind"] in ("source", "exchange", "union"):
             stage["kind"] = "python"
         stage["operators"].append(Operator(node.id, node.meta.name, describe(node),
@@ -299,13 +313,7 @@ class _Stages:
         p = self.own(node)
         if isinstance(source, graph.Partition):
             before = self.partitioned(source, p)
-            if source.strategy == "forward" and before != p:
-                raise InvalidProgramError(
-                    "Forward partitioning does not allow change of parallelism. Upstream "
-                    "operation: %s parallelism: %d, downstream operation: %s parallelism: %d "
-                    "You must use another partitioning strategy, such as broadcast, "
-                    "rebalance, shuffle or global." % (source.input.meta.name, before,
-                                                       node.meta.name, p))
+            self.check_forward(source, node.meta.name, p)
         else:
             before = self.parallelism[source.id]
         if p != before:

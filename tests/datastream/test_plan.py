@@ -268,10 +268,15 @@ def test_forward_partitioning_refuses_a_change_of_parallelism():
     env = StreamExecutionEnvironment.get_execution_environment()
     env.set_parallelism(2)
     stream = env.from_collection([1, 2, 3]).forward().map(lambda x: x)
-    with pytest.raises(InvalidProgramError, match="Forward partitioning does not allow change "
-                       "of parallelism. Upstream operation: .* parallelism: 1, downstream "
-                       "operation: .* parallelism: 2"):
+    with pytest.raises(InvalidProgramError, match=r"Forward partitioning does not allow change "
+                       r"of parallelism\. Upstream operation: .* parallelism: 1, downstream "
+                       r"operation: .* parallelism: 2"):
         plan_of(stream)
+    with pytest.raises(InvalidProgramError, match="downstream operation: Sink: Data stream "
+                       "collect sink parallelism: 1"):  # the collect sink is one subtask
+        with env.from_collection([1, 2]).map(lambda x: x).forward() \
+                .execute_and_collect() as results:
+            list(results)
     env.set_parallelism(1)
     assert plan_of(env.from_collection([1]).forward().map(lambda x: x)) is not None
 
