@@ -188,9 +188,11 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "json_exists": _op(lambda s, path: F.get_json_object(s, path).isNotNull()),
     "char_length": _call("char_length"), "substring": _substring, "trim": _trim,
     "ltrim": _call("ltrim"), "rtrim": _call("rtrim"), "replace": _call("replace"),
-    "like": _op(lambda a, b: F.call_function("like", a, b)),
-    "not_like": _op(lambda a, b: ~F.call_function("like", a, b)),
-    "similar": _op(lambda a, b: F.call_function("rlike", a, b)),
+    "like": _op(lambda *a: F.call_function("like", *a)),  # (value, pattern [, escape])
+    "not_like": _op(lambda *a: ~F.call_function("like", *a)),
+    "similar": _op(lambda a, b: F.call_function("rlike", a, F.concat(
+        F.lit("^(?:"), F.regexp_replace(F.regexp_replace(b, "%", ".*"), "_", "."),
+        F.lit(")$")))),  # SQL's SIMILAR TO: the whole value, % and _ as in LIKE
     "position": _op(lambda a, b: F.call_function("position", a, b)),
     "locate": _call("locate"), "instr": _call("instr"),
     "lpad": _call("lpad"), "rpad": _call("rpad"), "repeat": _call("repeat"),

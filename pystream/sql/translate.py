@@ -929,8 +929,19 @@ def to_expr(node: exp.Expression, scope: Optional[Scope]) -> ex.Expr:
     for cls, name in BINARY.items():
         if type(node) is cls:
             return ex.Call(name, (to_expr(node.this, scope), to_expr(node.expression, scope)))
+    if isinstance(node, exp.Escape) and isinstance(node.this, exp.Like):  # LIKE p ESCAPE c
+        like = node.this
+        return ex.Call("not_like" if like.args.get("negate") else "like",
+                       (to_expr(like.this, scope), to_expr(like.expression, scope),
+                        to_expr(node.expression, scope)))
+    if isinstance(node, exp.Like) and node.args.get("negate"):
+        return ex.Call("not_like", (to_expr(node.this, scope), to_expr(node.expression, scope)))
+    if isinstance(node, exp.SimilarTo):
+        return ex.Call("similar", (to_expr(node.this, scope), to_expr(node.expression, scope)))
     if isinstance(node, exp.Not):
         inner = node.this
+        if isinstance(inner, exp.SimilarTo):
+            return ex.Call("not", (to_expr(inner, scope),))
         if isinstance(inner, exp.Like):
             return ex.Call("not_like", (to_expr(inner.this, scope),
                                         to_expr(inner.expression, scope)))
