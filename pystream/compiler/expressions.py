@@ -66,9 +66,9 @@ def _substring(args: List[Column], types, result) -> Column:
     return F.call_function("substring", args[0], args[1], args[2])
 
 
-def _truncate(x: Column, n: Column) -> Column:
-    """TRUNCATE(x, n): ``x`` cut (towards zero) to ``n`` decimal places."""
-    scale = F.pow(F.lit(10), n)
+def _truncate(x: Column, n: Column = None) -> Column:
+    """TRUNCATE(x [, n]): ``x`` cut (towards zero) to ``n`` (0) decimal places."""
+    scale = F.pow(F.lit(10), F.lit(0) if n is None else n)
     return F.signum(x) * F.floor(F.abs(x) * scale) / scale
 
 
@@ -210,7 +210,7 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "hex": _call("hex"), "bin": _call("bin"),
     "abs": _call("abs"), "sign": _call("sign"), "floor": _floor_or_ceil("floor"),
     "ceil": _floor_or_ceil("ceil"),
-    "round": _round, "truncate": _op(lambda x, n: _truncate(x, n)),
+    "round": _round, "truncate": _op(_truncate),
     "power": _call("power"), "sqrt": _call("sqrt"), "exp": _call("exp"), "ln": _call("ln"),
     "log10": _call("log10"), "log2": _call("log2"), "log": _call("log"), "sin": _call("sin"),
     "cos": _call("cos"), "tan": _call("tan"), "asin": _call("asin"), "acos": _call("acos"),

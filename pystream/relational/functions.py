@@ -143,6 +143,7 @@ _SCALAR = {
     "reverse": returns(STRING), "left": returns(STRING), "right": returns(STRING),
     "regexp_replace": returns(STRING), "regexp_extract": returns(STRING, "always"),
     "regexp": returns(BOOLEAN), "split_index": returns(STRING, "always"),
+    "starts_with": returns(BOOLEAN), "ends_with": returns(BOOLEAN),
     "ascii": returns(INT), "chr": returns(STRING), "to_base64": returns(STRING),
     "from_base64": returns(STRING), "md5": returns(STRING), "sha1": returns(STRING),
     "sha224": returns(STRING), "sha256": returns(STRING), "sha384": returns(STRING),
@@ -250,6 +251,7 @@ SQL_NAMES = {
     "variance": "var_samp", "var": "var_samp", "ceiling": "ceil", "power": "power",
     "pow": "power", "trunc": "truncate", "localtimestamp": "local_timestamp",
     "localtime": "local_time", "dayofmonth": "dayofmonth", "ifnull": "coalesce",
+    "startswith": "starts_with", "endswith": "ends_with",
 }
 
 

@@ -64,8 +64,9 @@ def field_of(expr: Expr, schema: Schema, index: int, sql: bool = False) -> Field
 
 
 def _rounded_decimal(expr: Call, decimal: DecimalType) -> DataType:
-    """ROUND(DECIMAL(p, s), r) as Flink types it (``LogicalTypeMerging.findRoundDecimalType``):
-    rounding to fewer digits may carry one more into the integral part."""
+    """ROUND(DECIMAL(p, s), r) and TRUNCATE as Flink types them
+    (``LogicalTypeMerging.findRoundDecimalType``): to ``r`` decimal places; rounding to fewer
+    digits may carry one more into the integral part."""
     digits = _integer_constant(expr.args[1]) if len(expr.args) > 1 else 0
     if digits is None:
         return decimal
@@ -124,7 +125,7 @@ def _derive(expr: Expr, schema: Schema) -> DataType:
         if function is None:
             raise ValidationException("No match found for function signature %s()." % expr.name)
         args = [type_of(a, schema) for a in expr.args if not isinstance(a, Symbol)]
-        if expr.name == "round" and isinstance(args[0], DecimalType):
+        if expr.name in ("round", "truncate") and isinstance(args[0], DecimalType):
             return _rounded_decimal(expr, args[0])
         return function.result(args)
     raise ValidationException("Unsupported expression: %r" % (expr,))
