@@ -8,6 +8,7 @@ does what Flink does.
 from __future__ import annotations
 
 import datetime
+import functools
 from typing import Any, Callable, Dict, List, Tuple
 
 from pyspark.sql import Column
@@ -70,6 +71,13 @@ def _truncate(x: Column, n: Column = None) -> Column:
     """TRUNCATE(x [, n]): ``x`` cut (towards zero) to ``n`` (0) decimal places."""
     scale = F.pow(F.lit(10), F.lit(0) if n is None else n)
     return F.signum(x) * F.floor(F.abs(x) * scale) / scale
+
+
+def _null_if_any(args: List[Column], value: Column) -> Column:
+    """``value``, or NULL where an argument is NULL (Flink's GREATEST/LEAST; Spark's skip
+    NULLs)."""
+    return F.when(functools.reduce(lambda a, b: a | b, [c.isNull() for c in args]),
+                  F.lit(None)).otherwise(value)
 
 
 def _if(args, types, result) -> Column:
@@ -193,7 +201,9 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "similar": _op(lambda a, b: F.call_function("rlike", a, F.concat(
         F.lit("^(?:"), F.regexp_replace(F.regexp_replace(b, "%", ".*"), "_", "."),
         F.lit(")$")))),  # SQL's SIMILAR TO: the whole value, % and _ as in LIKE
-    "position": _op(lambda a, b: F.call_function("position", a, b)),
+    "position": _op(lambda *a: F.call_function("position", *a)),  # (sub, s [, from])
+    "greatest": lambda a, t, r: _null_if_any(a, F.greatest(*[c.cast(spark_type(r)) for c in a])),
+    "least": lambda a, t, r: _null_if_any(a, F.least(*[c.cast(spark_type(r)) for c in a])),
     "locate": _call("locate"), "instr": _call("instr"),
     "lpad": _call("lpad"), "rpad": _call("rpad"), "repeat": _call("repeat"),
     "reverse": _call("reverse"), "left": _call("left"), "right": _call("right"),

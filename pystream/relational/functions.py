@@ -144,6 +144,8 @@ _SCALAR = {
     "regexp_replace": returns(STRING), "regexp_extract": returns(STRING, "always"),
     "regexp": returns(BOOLEAN), "split_index": returns(STRING, "always"),
     "starts_with": returns(BOOLEAN), "ends_with": returns(BOOLEAN),
+    "greatest": lambda types: _nullable_if_any(types, type_rules.common_type(types)),
+    "least": lambda types: _nullable_if_any(types, type_rules.common_type(types)),
     "ascii": returns(INT), "chr": returns(STRING), "to_base64": returns(STRING),
     "from_base64": returns(STRING), "md5": returns(STRING), "sha1": returns(STRING),
     "sha224": returns(STRING), "sha256": returns(STRING), "sha384": returns(STRING),

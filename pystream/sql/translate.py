@@ -23,7 +23,7 @@ from pystream.relational import operations as ops
 from pystream.relational.resolve import aggregate_calls, output_name
 from pystream.relational.schema import Schema
 from pystream.sql.correlation import conjuncts, decorrelate
-from pystream.sql.dialect import LateralTable, WindowTVF, to_sql
+from pystream.sql.dialect import Flink, LateralTable, WindowTVF, to_sql
 from pystream.sql.parse import parse_expression
 from pystream.sql.types import data_type_from_sql
 from pystream.table import type_rules
@@ -936,6 +936,12 @@ def to_expr(node: exp.Expression, scope: Optional[Scope]) -> ex.Expr:
                         to_expr(node.expression, scope)))
     if isinstance(node, exp.Like) and node.args.get("negate"):
         return ex.Call("not_like", (to_expr(node.this, scope), to_expr(node.expression, scope)))
+    if isinstance(node, exp.TsOrDsToDate):  # sqlglot's reading of TO_DATE and YEAR(x)'s x
+        args = [to_expr(node.this, scope)]
+        if node.args.get("format") is not None:  # Flink's (Java's) pattern, as written
+            pattern = Flink().generator().format_time(node).strip("'")
+            args.append(ex.Literal(pattern, DataTypes.STRING().not_null()))
+        return ex.Call("to_date", tuple(args))
     if isinstance(node, exp.SimilarTo):
         return ex.Call("similar", (to_expr(node.this, scope), to_expr(node.expression, scope)))
     if isinstance(node, exp.Not):
