@@ -108,7 +108,11 @@ def _ranks_updating(expr: ex.Expr, schema) -> bool:
 
 
 def _time_of_order(order: Tuple[ex.Ordering, ...], schema) -> Optional[str]:
-    """``"rowtime"`` or ``"proctime"`` when ``order`` is by one time attribute alone."""
+    """``"rowtime"`` or ``"proctime"`` when ``order`` is by one time attribute alone
+    (``PROCTIME()`` itself too, as Flink's docs write deduplication)."""
+    if len(order) == 1 and isinstance(order[0].expr, ex.Call) \
+            and order[0].expr.name == "proctime":
+        return "proctime"
     if len(order) != 1 or not isinstance(order[0].expr, ex.Column) \
             or not schema.has(order[0].expr.name):
         return None
