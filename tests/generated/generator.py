@@ -5,17 +5,20 @@ PyFlink process and one Spark job answer fifty of them), and random relational q
 (filters, grouping with aggregates, DISTINCT, set operations, joins) ordered so that their rows
 are deterministic.
 
-The same seed gives the same corpus: ``corpus(seed, expressions, queries)`` is what
+The same seed gives the same corpus: ``corpus(seed, expressions, queries, shapes,
+streaming)`` is what
 ``tests/oracle/record_generated.py`` records on PyFlink 2.3 and what
 ``tests/generated/test_generated.py`` checks on pystream.
 """
 from __future__ import annotations
 
 import datetime
+import json
 import math
 import random
 from dataclasses import dataclass
 from decimal import Decimal
+from pathlib import Path
 from typing import Any, Callable, Dict, List, Tuple
 
 EXPECTED_FILE = "tests/generated/expected.jsonl"  # PyFlink's answers (record_generated.py)
@@ -41,6 +44,65 @@ def table_sql(name: str = "g") -> str:
                                         for v, (_, t) in zip(row, COLUMNS)) for row in ROWS)
     return "CREATE TEMPORARY VIEW %s AS SELECT * FROM (VALUES %s) AS v(%s)" % (
         name, rows, ", ".join(c for c, _ in COLUMNS))
+
+
+# a second table, of timestamped events, for windows, ranking, OVER and time joins: every
+# timestamp differs, so that orderings by time are total
+EVENTS = [("k", "STRING"), ("v", "INT"), ("x", "DOUBLE"), ("ts", "TIMESTAMP(3)")]
+EVENT_ROWS = [
+    ("'a'", "1", "1.5", "'2024-01-01 00:00:01.000'"),
+    ("'b'", "5", "-2.0", "'2024-01-01 00:00:02.500'"),
+    ("'a'", "-3", "0.25", "'2024-01-01 00:00:04.000'"),
+    ("'c'", "NULL", "10.0", "'2024-01-01 00:00:05.999'"),
+    ("'a'", "7", "NULL", "'2024-01-01 00:00:06.000'"),
+    ("'b'", "5", "3.5", "'2024-01-01 00:00:09.250'"),
+    ("NULL", "2", "1.0", "'2024-01-01 00:00:11.000'"),
+    ("'c'", "0", "0.0", "'2024-01-01 00:00:12.000'"),
+    ("'a'", "100", "-0.5", "'2024-01-01 00:00:15.500'"),
+    ("'b'", "-1", "2.25", "'2024-01-01 00:00:21.000'"),
+]
+
+
+def events_sql(name: str = "w") -> str:
+    """The view of events: ``CREATE TEMPORARY VIEW w AS VALUES ...``."""
+    rows = ", ".join("(%s)" % ", ".join("CAST(%s AS %s)" % (v, t)
+                                        for v, (_, t) in zip(row, EVENTS))
+                     for row in EVENT_ROWS)
+    return "CREATE TEMPORARY VIEW %s AS SELECT * FROM (VALUES %s) AS v(%s)" % (
+        name, rows, ", ".join(c for c, _ in EVENTS))
+
+
+def events_table_sql(directory: str, name: str = "w") -> str:
+    """The events as a table of JSON lines in ``directory`` (``write_events``): the input of
+    STREAMING queries, read in the file's order by both systems (a VALUES view's rows reach
+    PyFlink's operators in an order its planner chooses)."""
+    columns = ", ".join("%s %s" % c for c in EVENTS)
+    return ("CREATE TEMPORARY TABLE %s (%s) WITH ('connector' = 'filesystem', 'path' = '%s', "
+            "'format' = 'json')" % (name, columns, directory))
+
+
+def write_events(directory: str) -> None:
+    """The events' JSON lines, one file in ``directory``."""
+    def value(text: str):
+        if text == "NULL":
+            return None
+        return text.strip("'") if text.startswith("'") else json.loads(text)
+
+    lines = [json.dumps({c: value(v) for (c, _), v in zip(EVENTS, row)}) for row in EVENT_ROWS]
+    Path(directory, "events.json").write_text("\n".join(lines) + "\n")
+
+
+def set_up(t_env, streaming: bool, directory: str) -> None:
+    """The tables every generated query reads, in a TableEnvironment (PyFlink's or
+    pystream's) of parallelism 1: ``g``, and the events ``w`` (STREAMING: from the JSON lines
+    written into ``directory``)."""
+    t_env.get_config().set("parallelism.default", "1")
+    t_env.execute_sql(table_sql())
+    if streaming:
+        write_events(directory)
+        t_env.execute_sql(events_table_sql(directory))
+    else:
+        t_env.execute_sql(events_sql())
 
 
 NUMERIC = ("INT", "BIGINT", "DOUBLE", "DECIMAL")
@@ -170,11 +232,14 @@ class Expressions:
 @dataclass(frozen=True)
 class Query:
     """One generated query: its id, its SQL, and for a query of expressions the expressions
-    (asked one by one where the whole query fails)."""
+    (asked one by one where the whole query fails). A STREAMING query is answered by its
+    changelog (each row with its kind), compared in order where ``ordered``."""
 
     id: str
     sql: str
     expressions: Tuple[str, ...] = ()
+    streaming: bool = False
+    ordered: bool = True
 
     def alone(self, n: int) -> str:
         """The query of expression ``n`` alone."""
@@ -242,9 +307,204 @@ def relational_queries(rng: random.Random, count: int) -> List[Query]:
     return queries
 
 
-def corpus(seed: int = 1, expressions: int = 700, queries: int = 150) -> List[Query]:
+class Shapes:
+    """Random queries of the shapes Flink's query pages teach, over the events ``w``: window
+    TVF aggregates and window Top-N, Top-N, deduplication, OVER aggregates, grouping sets,
+    subqueries, ORDER BY with LIMIT, WITH, time-bounded joins and UNNEST (BATCH, ordered by
+    all their columns); and STREAMING changelogs of filters, group aggregates, DISTINCT,
+    Top-N and deduplication over one input, compared in PyFlink's order."""
+
+    AGGREGATES = ["COUNT(*)", "COUNT(v)", "SUM(v)", "MIN(v)", "MAX(x)", "AVG(x)",
+                  "COUNT(DISTINCT k)", "SUM(v) FILTER (WHERE v > 0)", "MAX(k)", "MIN(ts)",
+                  "SUM(x)", "AVG(v)", "COUNT(DISTINCT v)"]
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def pick(self, options):
+        return self.rng.choice(list(options))
+
+    def aggregates(self, n: int) -> List[str]:
+        return self.rng.sample(self.AGGREGATES, n)
+
+    def condition(self) -> str:
+        return self.pick(["v > 0", "v IS NULL", "k <> 'a'", "x < 1.0", "v BETWEEN -3 AND 5",
+                          "k IS NOT NULL", "ts >= TIMESTAMP '2024-01-01 00:00:05'",
+                          "MOD(v, 2) = 1", "k LIKE 'a%' OR v > 4", "TRUE"])
+
+    def window(self) -> str:
+        return self.pick([
+            "TUMBLE(TABLE w, DESCRIPTOR(ts), INTERVAL '%d' SECOND)" % self.pick([2, 5, 10]),
+            "HOP(TABLE w, DESCRIPTOR(ts), INTERVAL '%d' SECOND, INTERVAL '%d' SECOND)"
+            % self.pick([(2, 4), (5, 10), (3, 9)]),
+            "CUMULATE(TABLE w, DESCRIPTOR(ts), INTERVAL '%d' SECOND, INTERVAL '%d' SECOND)"
+            % self.pick([(2, 6), (5, 10)])])
+
+    def batch(self) -> Tuple[str, int]:
+        """A BATCH query and its width (ordered by every column)."""
+        shape = self.pick(["window", "window", "window_topn", "topn", "dedup", "over", "over",
+                           "grouping_sets", "subquery", "cte", "time_join", "unnest",
+                           "case_aggregate"])
+        return getattr(self, "batch_" + shape)()
+
+    def batch_window(self) -> Tuple[str, int]:
+        aggs = self.aggregates(self.rng.randint(1, 3))
+        keyed = self.rng.random() < 0.6
+        select = ", ".join("%s AS a%d" % (a, n) for n, a in enumerate(aggs))
+        return ("SELECT window_start, window_end%s, %s FROM TABLE(%s) WHERE %s "
+                "GROUP BY window_start, window_end%s" % (
+                    ", k" if keyed else "", select, self.window(), self.condition(),
+                    ", k" if keyed else ""), 2 + keyed + len(aggs))
+
+    def batch_window_topn(self) -> Tuple[str, int]:
+        n = self.pick([1, 2])
+        return ("SELECT window_start, window_end, k, total, rn FROM (SELECT *, ROW_NUMBER() "
+                "OVER (PARTITION BY window_start, window_end ORDER BY total DESC, k) AS rn "
+                "FROM (SELECT window_start, window_end, k, SUM(v) AS total FROM TABLE(%s) "
+                "WHERE k IS NOT NULL AND v IS NOT NULL GROUP BY window_start, window_end, k)) "
+                "WHERE rn <= %d" % (self.window(), n), 5)
+
+    def batch_topn(self) -> Tuple[str, int]:
+        function = self.pick(["ROW_NUMBER()", "RANK()", "DENSE_RANK()"])
+        order = self.pick(["v DESC, ts", "x, ts", "ts DESC", "v ASC NULLS FIRST, ts"])
+        return ("SELECT k, v, ts, rn FROM (SELECT k, v, ts, %s OVER (PARTITION BY k ORDER BY "
+                "%s) AS rn FROM w WHERE %s) WHERE rn <= %d" % (
+                    function, order, self.condition(), self.pick([1, 2, 3])), 4)
+
+    def batch_dedup(self) -> Tuple[str, int]:
+        return ("SELECT k, v, x, ts FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER "
+                "BY ts %s) AS rn FROM w) WHERE rn = 1" % self.pick(["ASC", "DESC"]), 4)
+
+    def batch_over(self) -> Tuple[str, int]:
+        aggregate = self.pick(["SUM(v)", "COUNT(v)", "MIN(x)", "MAX(v)", "AVG(x)", "COUNT(*)"])
+        frame = self.pick(["ROWS BETWEEN %d PRECEDING AND CURRENT ROW" % self.pick([1, 2]),
+                           "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW",
+                           "RANGE BETWEEN INTERVAL '%d' SECOND PRECEDING AND CURRENT ROW"
+                           % self.pick([2, 5]),
+                           "RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"])
+        other = self.pick(["LAG(v) OVER (PARTITION BY k ORDER BY ts)",
+                           "LEAD(v, 1) OVER (PARTITION BY k ORDER BY ts)",
+                           "ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts)",
+                           "%s OVER (ORDER BY ts ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)"
+                           % aggregate])
+        return ("SELECT k, ts, %s OVER (PARTITION BY k ORDER BY ts %s) AS o, %s AS p FROM w "
+                "WHERE %s" % (aggregate, frame, other, self.condition()), 4)
+
+    def batch_grouping_sets(self) -> Tuple[str, int]:
+        aggs = self.aggregates(2)
+        groups = self.pick(["GROUPING SETS ((k, b), (k), ())", "ROLLUP (k, b)", "CUBE (k, b)",
+                            "GROUPING SETS ((k, b), (b))"])
+        return ("SELECT k, b, %s, %s FROM (SELECT *, v > 2 AS b FROM w) GROUP BY %s" % (
+            aggs[0], aggs[1], groups), 4)
+
+    def batch_subquery(self) -> Tuple[str, int]:
+        return self.pick([
+            ("SELECT k, v FROM w WHERE v IN (SELECT v FROM w WHERE %s)" % self.condition(), 2),
+            ("SELECT k, v FROM w WHERE v NOT IN (SELECT v FROM w WHERE %s)"
+             % self.condition(), 2),
+            ("SELECT k, v FROM w AS o WHERE EXISTS (SELECT 1 FROM w AS i WHERE i.k = o.k "
+             "AND i.ts > o.ts AND %s)" % self.condition().replace("v", "i.v"), 2),
+            ("SELECT k, v, (SELECT MAX(v) FROM w) AS m FROM w WHERE %s" % self.condition(), 3),
+            ("SELECT k, v FROM w AS o WHERE v > (SELECT AVG(i.v) FROM w AS i WHERE i.k = o.k)",
+             2)])
+
+    def batch_cte(self) -> Tuple[str, int]:
+        agg = self.pick(["SUM(v)", "MAX(v)", "COUNT(*)"])
+        return ("WITH t AS (SELECT k, %s AS a FROM w WHERE %s GROUP BY k) SELECT w.k, w.v, "
+                "t.a FROM w JOIN t ON w.k = t.k" % (agg, self.condition()), 3)
+
+    def batch_time_join(self) -> Tuple[str, int]:
+        seconds = self.pick([1, 3, 6])
+        kind = self.pick(["JOIN", "LEFT JOIN"])
+        return ("SELECT l.k, l.ts, r.v FROM w AS l %s w AS r ON l.k = r.k AND r.ts BETWEEN "
+                "l.ts - INTERVAL '%d' SECOND AND l.ts + INTERVAL '%d' SECOND AND l.ts <> r.ts"
+                % (kind, seconds, seconds), 3)
+
+    def batch_unnest(self) -> Tuple[str, int]:
+        array = self.pick(["ARRAY[v, v + 1]", "ARRAY[k, 'z']", "ARRAY[x]"])
+        return ("SELECT k, e FROM w CROSS JOIN UNNEST(%s) AS u(e) WHERE %s" % (
+            array, self.condition()), 2)
+
+    def batch_case_aggregate(self) -> Tuple[str, int]:
+        return ("SELECT k, SUM(CASE WHEN %s THEN 1 ELSE 0 END) AS c, MAX(CASE WHEN %s THEN v "
+                "END) AS m FROM w GROUP BY k" % (self.condition(), self.condition()), 3)
+
+    def streaming(self) -> Tuple[str, bool]:
+        """A STREAMING query over one input and whether its changelog's order is PyFlink's
+        (deterministic: parallelism 1, one source)."""
+        shape = self.pick(["filter", "group", "group", "global", "distinct", "topn", "dedup",
+                           "having", "regroup"])
+        if shape == "filter":
+            return "SELECT k, v * 2 AS v2, x FROM w WHERE %s" % self.condition(), True
+        if shape == "group":
+            aggs = ", ".join(self.aggregates(self.rng.randint(1, 3)))
+            return "SELECT k, %s FROM w WHERE %s GROUP BY k" % (aggs, self.condition()), True
+        if shape == "global":
+            return "SELECT %s FROM w" % ", ".join(self.aggregates(2)), True
+        if shape == "distinct":
+            return "SELECT DISTINCT k, v > 2 AS big FROM w", True
+        if shape == "having":
+            return "SELECT k, SUM(v) AS s FROM w GROUP BY k HAVING COUNT(*) > 1", True
+        if shape == "regroup":  # an aggregate of an updating aggregate
+            return ("SELECT c, COUNT(*) AS n FROM (SELECT k, COUNT(*) AS c FROM w GROUP BY k) "
+                    "GROUP BY c"), True
+        if shape == "topn":
+            return ("SELECT k, v, rn FROM (SELECT k, v, ROW_NUMBER() OVER (PARTITION BY k "
+                    "ORDER BY v %s) AS rn FROM w WHERE v IS NOT NULL) WHERE rn <= %d" % (
+                        self.pick(["DESC", "ASC"]), self.pick([1, 2])), True)
+        return ("SELECT k, v, ts FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY "
+                "PROCTIME() %s) AS rn FROM w) WHERE rn = 1" % self.pick(["ASC", "DESC"]), True)
+
+
+def shape_queries(rng: random.Random, batch: int, streaming: int) -> List[Query]:
+    """``batch`` BATCH queries and ``streaming`` STREAMING ones, each once (a query drawn
+    again is drawn anew, up to a hundred times)."""
+    shapes = Shapes(rng)
+
+    def distinct(draw: Callable[[], Tuple[str, Any]], seen: set) -> Tuple[str, Any]:
+        for _ in range(100):
+            sql, extra = draw()
+            if sql not in seen:
+                break
+        seen.add(sql)
+        return sql, extra
+
+    queries, seen = [], set()
+    for n in range(batch):
+        sql, width = distinct(shapes.batch, seen)
+        order = ", ".join(str(i + 1) for i in range(width))
+        queries.append(Query("shape-%04d" % n, "SELECT * FROM (%s) ORDER BY %s" % (sql, order)))
+    for n in range(streaming):
+        sql, ordered = distinct(shapes.streaming, seen)
+        queries.append(Query("stream-%04d" % n, sql, streaming=True, ordered=ordered))
+    return queries
+
+
+# Flink's reference list of built-in scalar functions (docs/data/sql_functions.yml of
+# apache/flink), each with a few probe expressions over the table ``g``
+FUNCTIONS_FILE = Path(__file__).resolve().parent / "functions.json"
+
+
+def reference_functions() -> List[dict]:
+    """The entries of Flink's function reference: category, name, syntax, probes (and
+    why an entry has none: ``skip``)."""
+    return json.loads(FUNCTIONS_FILE.read_text())
+
+
+def function_queries() -> List[Query]:
+    """One query per function of the reference: its probes over ``g``."""
+    return [Query("fn-%03d" % n, "SELECT %s FROM g ORDER BY i, b, s" % ", ".join(
+        "%s AS e%d" % (p, i) for i, p in enumerate(entry["probes"])), tuple(entry["probes"]))
+        for n, entry in enumerate(reference_functions()) if entry["probes"]]
+
+
+def corpus(seed: int = 1, expressions: int = 700, queries: int = 150, shapes: int = 600,
+           streaming: int = 300) -> List[Query]:
     rng = random.Random(seed)
-    return expression_queries(rng, expressions) + relational_queries(rng, queries)
+    generated = expression_queries(rng, expressions) + relational_queries(rng, queries)
+    # the shapes draw from their own generator: the queries above stay as recorded
+    return generated + shape_queries(random.Random(seed * 7919), shapes, streaming) + \
+        function_queries()
 
 
 def canonical(value: Any) -> Any:
@@ -265,11 +525,39 @@ def canonical_rows(rows) -> List[List[Any]]:
     return [[canonical(v) for v in row] for row in rows]
 
 
-def answer(t_env, sql: str) -> dict:
-    """What a TableEnvironment (PyFlink's or pystream's) answers: its rows, or its error."""
+KINDS = ["+I", "-U", "+U", "-D"]
+
+
+def answer(t_env, sql: str, changelog: bool = False) -> dict:
+    """What a TableEnvironment (PyFlink's or pystream's) answers: its rows (with
+    ``changelog``, each led by its kind: +I, -U, +U, -D), or its error."""
     try:
         with t_env.execute_sql(sql).collect() as rows:
-            return {"rows": canonical_rows(list(rows))}
+            rows = list(rows)
+            if changelog:
+                return {"rows": [[KINDS[row.get_row_kind().value]] + canonical_rows([row])[0]
+                                 for row in rows]}
+            return {"rows": canonical_rows(rows)}
     except Exception as e:  # noqa: BLE001 - an error is an answer too
-        text = str(e).strip().splitlines()
-        return {"error": (text[0] if text else type(e).__name__)[:300]}
+        return {"error": error_text(e)}
+
+
+def error_text(error: Exception) -> str:
+    """An error's telling line: the last cause a Java exception names (PyFlink's first line
+    is Py4J's 'An error occurred while calling ...'), else the first line."""
+    lines = [line.strip() for line in str(error).strip().splitlines()]
+    causes = [line for line in lines if line.startswith("Caused by:")]
+    text = causes[-1][len("Caused by:"):].strip() if causes else (lines[0] if lines else "")
+    return (text or type(error).__name__)[:300]
+
+
+def same(expected: dict, actual: dict, ordered: bool = True) -> bool:
+    """Whether pystream's answer is PyFlink's: an error for an error, else the same rows
+    (in the same order where ``ordered``)."""
+    if "error" in expected:
+        return "error" in actual
+    if "rows" not in actual:
+        return False
+    if ordered:
+        return actual["rows"] == expected["rows"]
+    return sorted(map(repr, actual["rows"])) == sorted(map(repr, expected["rows"]))

@@ -1,11 +1,14 @@
 """The generated SQL corpus (``generator.py``: typed random expressions over a table of
 every common type with NULLs and edge values, fifty per query; random filters, groupings,
-DISTINCT, set operations and joins) gives on pystream the answers PyFlink 2.3 gave
-(``expected.jsonl``, recorded by ``tests/oracle/record_generated.py``): the same rows in the
-same order, or an error where PyFlink raised one. Where the whole query of expressions failed
-on PyFlink, each expression is asked alone. Known differences are strict xfails naming them
-(``known.json``, written by ``python -m tests.generated.triage --write-known``, which also
-shows each differing expression beside PyFlink's answer).
+DISTINCT, set operations and joins; window TVFs, Top-N, deduplication, OVER, grouping sets,
+subqueries, time joins and UNNEST over timestamped events; STREAMING changelogs) gives on
+pystream the answers PyFlink 2.3 gave (``expected.jsonl``, recorded by
+``tests/oracle/record_generated.py``): the same rows in the same order (a STREAMING query's
+changes with their kinds, in PyFlink's order), or an error where PyFlink raised one. Where
+the whole query of expressions failed on PyFlink, each expression is asked alone. Known
+differences are strict xfails naming them (``known.json``, written by ``python -m
+tests.generated.triage --write-known``, which also shows each differing expression beside
+PyFlink's answer).
 """
 from __future__ import annotations
 
@@ -15,7 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.generated.generator import EXPECTED_FILE, Query, answer, corpus, table_sql
+from tests.generated.generator import (
+    EXPECTED_FILE,
+    Query,
+    answer,
+    corpus,
+    same,
+    set_up,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 QUERIES = {q.id: q for q in corpus()}
@@ -33,7 +43,7 @@ def recorded() -> list:
 
 # the suite runs every SAMPLE-th recorded query, and not those whose expressions are asked one
 # by one (fifty Spark jobs each); PYSTREAM_GENERATED=all runs every one
-SAMPLE = 1 if os.environ.get("PYSTREAM_GENERATED") == "all" else 8
+SAMPLE = 1 if os.environ.get("PYSTREAM_GENERATED") == "all" else 20
 
 
 def cases():
@@ -46,33 +56,32 @@ def cases():
 
 
 @pytest.fixture(scope="module")
-def t_env():
+def environments(tmp_path_factory):
+    """A BATCH and a STREAMING environment over the generated tables, parallelism 1."""
     from pystream.table import EnvironmentSettings, TableEnvironment
 
-    env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
-    env.get_config().set("parallelism.default", "1")
-    env.execute_sql(table_sql())
-    return env
-
-
-def same(expected: dict, actual: dict) -> bool:
-    if "error" in expected:
-        return "error" in actual
-    return actual.get("rows") == expected["rows"]
+    made = {}
+    for streaming, settings in ((False, EnvironmentSettings.in_batch_mode()),
+                                (True, EnvironmentSettings.in_streaming_mode())):
+        made[streaming] = TableEnvironment.create(settings)
+        set_up(made[streaming], streaming, str(tmp_path_factory.mktemp("events")))
+    return made
 
 
 @pytest.mark.parametrize("case", list(cases()))
-def test_generated_query_answers_as_pyflink(t_env, case):
+def test_generated_query_answers_as_pyflink(environments, case):
     query: Query = QUERIES[case["id"]]
     assert query.sql == case["sql"], "the generator changed: record again"
+    t_env = environments[query.streaming]
     if "alone" in case:
         wrong = [(query.expressions[n], expected, got)
                  for n, expected in enumerate(case["alone"])
                  if not same(expected, got := answer(t_env, query.alone(n)))]
         assert not wrong, "\n".join("%s\n  PyFlink:  %s\n  pystream: %s" % w for w in wrong)
     else:
-        got = answer(t_env, query.sql)
-        assert same(case, got), "%s\n  PyFlink:  %s\n  pystream: %s" % (query.sql, case, got)
+        got = answer(t_env, query.sql, changelog=query.streaming)
+        assert same(case, got, query.ordered), "%s\n  PyFlink:  %s\n  pystream: %s" % (
+            query.sql, case, got)
 
 
 def test_the_corpus_is_recorded():

@@ -31,15 +31,20 @@ def pystream_source(path: Path) -> str:
 def run_program(path: Path) -> str:
     """What the program prints on pystream, run as Python runs a script: the module
     ``__main__`` (classes it defines are ``__main__.Name``, found in ``sys.modules``)."""
-    source = pystream_source(path)
+    return run_source(pystream_source(path), str(path))
+
+
+def run_source(source: str, filename: str) -> str:
+    """What the program ``source`` (already written for pystream) prints, run as
+    ``__main__``."""
     printed = io.StringIO()
     program = types.ModuleType("__main__")
-    program.__file__ = str(path)
+    program.__file__ = filename
     saved = sys.modules["__main__"]
     sys.modules["__main__"] = program
     try:
         with contextlib.redirect_stdout(printed):
-            exec(compile(source, str(path), "exec"), program.__dict__)
+            exec(compile(source, filename, "exec"), program.__dict__)
     finally:
         sys.modules["__main__"] = saved
     return printed.getvalue()
