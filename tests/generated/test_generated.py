@@ -43,7 +43,7 @@ def recorded() -> list:
 
 # the suite runs every SAMPLE-th recorded query, and not those whose expressions are asked one
 # by one (fifty Spark jobs each); PYSTREAM_GENERATED=all runs every one
-SAMPLE = 1 if os.environ.get("PYSTREAM_GENERATED") == "all" else 20
+SAMPLE = 1 if os.environ.get("PYSTREAM_GENERATED") == "all" else 40
 
 
 def cases():

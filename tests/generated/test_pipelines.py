@@ -24,7 +24,7 @@ KNOWN_FILE = ROOT / "tests" / "generated" / "known.json"
 KNOWN: dict = json.loads(KNOWN_FILE.read_text()) if KNOWN_FILE.exists() else {}
 
 # the suite runs every SAMPLE-th pipeline; PYSTREAM_GENERATED=all runs every one
-SAMPLE = 1 if os.environ.get("PYSTREAM_GENERATED") == "all" else 20
+SAMPLE = 1 if os.environ.get("PYSTREAM_GENERATED") == "all" else 50
 
 
 def recorded() -> list:
