@@ -92,6 +92,17 @@ def write_events(directory: str) -> None:
     Path(directory, "events.json").write_text("\n".join(lines) + "\n")
 
 
+def environments(table_environment, settings, directory: str) -> Dict[bool, Any]:
+    """A BATCH (False) and a STREAMING (True) environment of PyFlink's or pystream's Table
+    API (its ``TableEnvironment`` and ``EnvironmentSettings`` classes), set up."""
+    made = {}
+    for streaming in (False, True):
+        made[streaming] = table_environment.create(
+            settings.in_streaming_mode() if streaming else settings.in_batch_mode())
+        set_up(made[streaming], streaming, directory)
+    return made
+
+
 def set_up(t_env, streaming: bool, directory: str) -> None:
     """The tables every generated query reads, in a TableEnvironment (PyFlink's or
     pystream's) of parallelism 1: ``g``, and the events ``w`` (STREAMING: from the JSON lines

@@ -24,7 +24,9 @@ from tests.generated.generator import (
     answer,
     corpus,
     same,
-    set_up,
+)
+from tests.generated.generator import (
+    environments as made_environments,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,12 +62,8 @@ def environments(tmp_path_factory):
     """A BATCH and a STREAMING environment over the generated tables, parallelism 1."""
     from pystream.table import EnvironmentSettings, TableEnvironment
 
-    made = {}
-    for streaming, settings in ((False, EnvironmentSettings.in_batch_mode()),
-                                (True, EnvironmentSettings.in_streaming_mode())):
-        made[streaming] = TableEnvironment.create(settings)
-        set_up(made[streaming], streaming, str(tmp_path_factory.mktemp("events")))
-    return made
+    return made_environments(TableEnvironment, EnvironmentSettings,
+                             str(tmp_path_factory.mktemp("events")))
 
 
 @pytest.mark.parametrize("case", list(cases()))

@@ -22,8 +22,8 @@ from tests.generated.generator import (
     EXPECTED_FILE,
     answer,
     corpus,
+    environments,
     same,
-    set_up,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -153,11 +153,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     else:
         recorded = ROOT / EXPECTED_FILE
         made = {q.id: q for q in corpus()}
-        envs = {}
-        for streaming, settings in ((False, EnvironmentSettings.in_batch_mode()),
-                                    (True, EnvironmentSettings.in_streaming_mode())):
-            envs[streaming] = TableEnvironment.create(settings)
-            set_up(envs[streaming], streaming, tempfile.mkdtemp())
+        envs = environments(TableEnvironment, EnvironmentSettings, tempfile.mkdtemp())
 
         def check(case, query):
             return differences(envs[query.streaming], case, query, args.quick)

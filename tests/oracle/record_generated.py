@@ -37,7 +37,7 @@ from tests.generated.generator import (  # noqa: E402 - the checkout's tests, on
     EXPECTED_FILE,
     answer,
     corpus,
-    set_up,
+    environments,
 )
 
 PER_PROGRAM = 50
@@ -107,11 +107,7 @@ def main() -> None:
         return None
     from pyflink.table import EnvironmentSettings, TableEnvironment
 
-    environments = {}
-    for streaming, settings in ((False, EnvironmentSettings.in_batch_mode()),
-                                (True, EnvironmentSettings.in_streaming_mode())):
-        environments[streaming] = TableEnvironment.create(settings)
-        set_up(environments[streaming], streaming, tempfile.mkdtemp())
+    made = environments(TableEnvironment, EnvironmentSettings, tempfile.mkdtemp())
     started = time.monotonic()
     path = ROOT / EXPECTED_FILE
     queries = {q.id: q for q in corpus(args.seed)}
@@ -123,7 +119,7 @@ def main() -> None:
     todo = [q for q in queries.values() if q.id not in done]
     with open(path, "a") as out:  # what is recorded already is kept: a run resumes
         for query in todo[:args.limit]:
-            t_env = environments[query.streaming]
+            t_env = made[query.streaming]
             result = {"id": query.id, "sql": query.sql,
                       **answer(t_env, query.sql, changelog=query.streaming)}
             if "error" in result and query.expressions:
