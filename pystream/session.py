@@ -42,6 +42,10 @@ SPARK_DEFAULTS = {
     "spark.sql.timeType.enabled": "true",  # Types.SQL_TIME / LOCAL_TIME are Spark TIME columns
     # a fresh Python worker may take more than Spark's 15 s to connect on a busy machine
     "spark.python.authenticate.socketTimeout": "60s",
+    # PySpark otherwise asks the JVM for two settings and records the Python call site at
+    # every DataFrame and Column call: a third of the time a Table query takes to build.
+    # pystream's errors name the user's line themselves (`pystream.errors`)
+    "spark.python.sql.dataFrameDebugging.enabled": "false",
 }
 # runtime SQL confs that can be set on an existing (e.g. Spark Connect) session
 RUNTIME_CONFS = ("spark.sql.session.timeZone", "spark.sql.execution.arrow.maxRecordsPerBatch",

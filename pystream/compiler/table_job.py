@@ -593,7 +593,7 @@ def _table_error(error: BaseException) -> BaseException:
 def _spark_rows(df) -> Iterator:
     """The rows of ``df`` (a failing Spark job: see ``spark_job_errors``)."""
     with spark_job_errors():
-        yield from df.toLocalIterator()
+        yield from df.collect()
 
 
 @contextlib.contextmanager
