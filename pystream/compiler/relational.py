@@ -58,7 +58,18 @@ from pystream.relational.time_bounded import (
     shifted_time,
     window_of,
 )
-from pystream.table.types import MapType, RowType
+from pystream.table.types import (
+    BigIntType,
+    DateType,
+    DecimalType,
+    IntType,
+    LocalZonedTimestampType,
+    MapType,
+    RowType,
+    SmallIntType,
+    TimestampType,
+    TinyIntType,
+)
 from pystream.util.exceptions import TableException
 
 __all__ = ["Frame", "Context", "translate", "SEQ", "OP", "SUB", "is_updating"]
@@ -402,8 +413,9 @@ def _ranked(over: ops.Over, n: int, ctx: Context, with_rank: bool) -> Frame:
 
 def _top_n(over: ops.Over, n: int, ctx: Context, with_rank: bool, skip: int = 0) -> Frame:
     """Flink's Top-N changelog over a bounded table (``runtime.ranking.TopN``): Spark ranks
-    the rows by the ORDER BY (``dense_rank``); each partition's rows are then replayed in
-    arrival order through a buffer of the best ``n``."""
+    the rows by the ORDER BY (``dense_rank``), which partitions them by the ranking's keys;
+    each Spark partition's rows are then replayed in arrival order through a buffer of the
+    best ``n`` per key."""
     from pystream.runtime.ranking import TopN
 
     frame = translate(over.input, ctx)
@@ -416,11 +428,16 @@ def _top_n(over: ops.Over, n: int, ctx: Context, with_rank: bool, skip: int = 0)
     names = list(schema.names)
     keys = [to_column(p, schema).alias("__part%d" % i)
             for i, p in enumerate(window.partition_by)] or [F.lit(0).alias("__part0")]
-    ordered = Window.partitionBy(*[to_column(p, schema) for p in window.partition_by]) \
-        .orderBy(*[_ordering(o, schema) for o in window.order_by])
-    df = frame.df.select(*keys, *[quoted(f) for f in names], F.col(SEQ),
-                         F.dense_rank().over(ordered).alias("__ord"))
     parts = ["__part%d" % i for i in range(len(keys))]
+    order_keys = None if n == 1 and not skip else _order_keys(window.order_by, schema)
+    if order_keys is None:
+        ordered = Window.partitionBy(*[to_column(p, schema) for p in window.partition_by]) \
+            .orderBy(*[_ordering(o, schema) for o in window.order_by])
+        order_keys = [F.dense_rank().over(ordered).alias("__ord")]
+        df = frame.df.select(*keys, *[quoted(f) for f in names], F.col(SEQ), *order_keys)
+    else:  # compared as they are: the rows only need to be partitioned by the keys
+        df = frame.df.select(*keys, *[quoted(f) for f in names], F.col(SEQ), *order_keys)
+        df = df.repartition(*map(F.col, parts)) if window.partition_by else df.repartition(1)
     if n == 1 and not skip:
         df = _top_1(df, parts, names, with_rank)
         return Frame(df.select(*[quoted(f) for f in names],
@@ -431,12 +448,42 @@ def _top_n(over: ops.Over, n: int, ctx: Context, with_rank: bool, skip: int = 0)
         [st.StructField("__rank", st.LongType(), False),
          st.StructField(SEQ, st.LongType(), False), st.StructField(OP, st.IntegerType(), False),
          st.StructField(SUB, st.IntegerType(), False)])
-    run = TopN(n, names, with_rank, skip=skip)
-    df = df.groupBy(*["__part%d" % i for i in range(len(keys))]).applyInArrow(
-        lambda table: run(table), output)
+    # each Spark partition holds whole partitions of the ranking (the window or the
+    # repartition above), replayed in arrival order
+    run = TopN(n, names, with_rank, parts, [c.name for c in df.schema
+                                            if c.name.startswith("__ord")], skip=skip)
+    df = df.sortWithinPartitions(SEQ).mapInArrow(lambda batches: run(batches), output)
     return Frame(df.select(*[quoted(f) for f in names],
                            F.col("__rank").alias(over.schema.names[-1]), F.col(SEQ),
                            F.col(OP), F.col(SUB)), updating=True)
+
+
+ORDERED_AS_IS = (TinyIntType, SmallIntType, IntType, BigIntType, DecimalType, DateType,
+                 TimestampType, LocalZonedTimestampType)
+
+
+def _order_keys(order_by, schema: Schema) -> Optional[List[Column]]:
+    """The ORDER BY of a Top-N as columns that compare in Python as Spark orders the rows,
+    with no sort: two per item, where its NULLs go (0 first, 2 last, 1 a value) and the
+    value (its bits inverted when descending, an order-reversing map that cannot overflow);
+    dates and timestamps as integers. None where an item is of another type (strings,
+    floating point: ``dense_rank`` then does it)."""
+    columns = []
+    for i, o in enumerate(order_by):
+        data_type = type_of(o.expr, schema)
+        if not isinstance(data_type, ORDERED_AS_IS):
+            return None
+        value = to_column(o.expr, schema)
+        nulls_first = o.nulls_first if o.nulls_first is not None else o.ascending
+        number = F.unix_date(value) if isinstance(data_type, DateType) else \
+            F.unix_micros(value.cast("timestamp")) if isinstance(
+                data_type, (TimestampType, LocalZonedTimestampType)) else value
+        if not o.ascending:
+            number = -number if isinstance(data_type, DecimalType) else F.bitwise_not(number)
+        columns += [F.when(value.isNull(), 0 if nulls_first else 2).otherwise(1)
+                    .alias("__ord%d_null" % i),
+                    F.coalesce(number, F.lit(0)).alias("__ord%d" % i)]
+    return columns
 
 
 def _top_1(df: DataFrame, parts: List[str], names: List[str], with_rank: bool) -> DataFrame:

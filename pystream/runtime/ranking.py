@@ -1,10 +1,11 @@
 """Top-N in STREAMING mode over a bounded table: Flink's changelog as the ranking changes.
 
-``groupBy(partition keys).applyInArrow(TopN(...))``: one partition's rows, replayed in their
-arrival order (``__seq``) through a buffer of the best N, as Flink's append-only Top-N
-operator keeps it. Rows are compared by ``__ord`` (their dense rank under the ORDER BY,
-computed by Spark beforehand), then by arrival: among equal sort keys the earlier row ranks
-first, and a row equal to the worst of a full buffer does not enter.
+``mapInArrow(TopN(...))`` over Spark partitions that each hold whole partitions of the
+ranking: each partition's rows, replayed in their arrival order (``__seq``) through a buffer
+of the best N, as Flink's append-only Top-N operator keeps it. Rows are compared by their
+``__ord...`` columns (the ORDER BY's values made comparable by Spark beforehand, or their
+dense rank), then by arrival: among equal sort keys the earlier row ranks first, and a row
+equal to the worst of a full buffer does not enter.
 
 Without the rank number in the result, a row entering a full buffer retracts the row it
 pushes out (``-D``) and is inserted (``+I``). With it, every rank from the new row's down is
@@ -43,6 +44,10 @@ class RankBuffer:
         self.keys: list = []
         self.rows: list = []
 
+    def enters(self, key) -> bool:
+        """Whether a row of this key would enter the buffer."""
+        return bisect.bisect_right(self.keys, key) < self.n
+
     def offer(self, key, row: tuple) -> List[Tuple[tuple, int, int]]:
         position = bisect.bisect_right(self.keys, key)
         if position >= self.n:
@@ -69,38 +74,93 @@ class RankBuffer:
 
 
 class TopN:
-    """The changelog of one partition's best ``n`` rows (see the module's docstring)."""
+    """The changelog of each partition's best ``n`` rows (see the module's docstring), over
+    the rows of a Spark partition that holds whole partitions of the ranking (``parts``), in
+    arrival order: ``mapInArrow`` after ``sortWithinPartitions(__seq)``. One buffer per
+    partition key; a row that does not enter its buffer costs one comparison. The buffers
+    hold row numbers; the rows themselves stay in Arrow: the changes are taken from the
+    batch at hand and from the rows of earlier batches that entered a buffer (``kept``,
+    compacted to those still in one as it grows)."""
 
-    def __init__(self, n: int, fields: List[str], with_rank: bool, seq: str = "__seq",
-                 order: str = "__ord", skip: int = 0):
+    COMPACT_AT = 100_000  # rows kept from earlier batches before the first compaction
+
+    def __init__(self, n: int, fields: List[str], with_rank: bool, parts: List[str],
+                 order: List[str], seq: str = "__seq", skip: int = 0):
         self.n = n
         self.fields = fields
         self.with_rank = with_rank
-        self.seq = seq
+        self.parts = parts
         self.order = order
+        self.seq = seq
         self.skip = skip
 
-    def __call__(self, table):
+    def __call__(self, batches):
         import pyarrow as pa
 
-        rows = list(zip(*[table.column(name).to_pylist() for name in self.fields]))
-        seqs = table.column(self.seq).to_pylist()
-        orders = table.column(self.order).to_pylist()
-        buffer = RankBuffer(self.n, self.with_rank, self.skip)
-        offer = buffer.offer
-        out: list = []
-        for i in sorted(range(len(seqs)), key=seqs.__getitem__):
-            seq = seqs[i]
-            changes = offer((orders[i], seq), rows[i])
-            if changes:
-                out.extend(values + (rank, seq, kind, sub)
-                           for sub, (values, rank, kind) in enumerate(changes))
-        schema = pa.schema([table.schema.field(name) for name in self.fields] + [
-            pa.field("__rank", pa.int64()), pa.field(self.seq, pa.int64()),
-            pa.field("__op", pa.int32()), pa.field("__sub", pa.int32())])
-        columns = list(zip(*out)) if out else [()] * len(schema)
-        return pa.Table.from_arrays([pa.array(list(c), type=f.type)
-                                     for c, f in zip(columns, schema)], schema=schema)
+        buffers: dict = {}
+        kept = None  # rows of earlier batches that entered a buffer
+        where: dict = {}  # their row numbers -> their positions in kept
+        start = 0  # the row number of the batch's first row
+        compact_at = self.COMPACT_AT
+        for batch in batches:
+            values = pa.Table.from_batches([batch]).select(self.fields)
+            changes, entered = self._changes(batch, buffers, start)
+            refs = changes[0]
+            if refs:
+                base = kept.num_rows if kept is not None else 0
+                rows = values if kept is None else pa.concat_tables([kept, values])
+                taken = rows.take([where[r] if r < start else base + r - start for r in refs])
+                yield from self._with_changes(taken, changes).to_batches()
+            if entered:
+                base = kept.num_rows if kept is not None else 0
+                new = values.take([r - start for r in entered])
+                kept = new if kept is None else pa.concat_tables([kept, new])
+                where.update(zip(entered, range(base, base + len(entered))))
+            start += batch.num_rows
+            if kept is not None and kept.num_rows > compact_at:
+                live = sorted(r for b in buffers.values() for r in b.rows)
+                kept = kept.take([where[r] for r in live]).combine_chunks()
+                where = dict(zip(live, range(len(live))))
+                compact_at = max(self.COMPACT_AT, 2 * len(live))
+
+    def _changes(self, batch, buffers: dict, start: int) -> tuple:
+        """The changes the rows of ``batch`` (numbered from ``start``) make, as columns (row
+        numbers, ranks, seqs, kinds, subs), and the numbers of the rows that entered."""
+        parts = [batch.column(name).to_pylist() for name in self.parts]
+        keys = parts[0] if len(parts) == 1 else list(zip(*parts))
+        seqs = batch.column(self.seq).to_pylist()
+        sort_keys = list(zip(*[batch.column(name).to_pylist() for name in self.order], seqs))
+        n, with_rank, skip = self.n, self.with_rank, self.skip
+        refs: list = []
+        ranks: list = []
+        at: list = []
+        kinds: list = []
+        subs: list = []
+        entered: list = []
+        for i, key in enumerate(keys):
+            buffer = buffers.get(key)
+            if buffer is None:
+                buffer = buffers[key] = RankBuffer(n, with_rank, skip)
+            sort_key = sort_keys[i]
+            if not buffer.enters(sort_key):
+                continue
+            entered.append(start + i)
+            for sub, (ref, rank, kind) in enumerate(buffer.offer(sort_key, start + i)):
+                refs.append(ref)
+                ranks.append(rank)
+                at.append(seqs[i])
+                kinds.append(kind)
+                subs.append(sub)
+        return (refs, ranks, at, kinds, subs), entered
+
+    def _with_changes(self, taken, changes: tuple):
+        import pyarrow as pa
+
+        _, ranks, at, kinds, subs = changes
+        for name, column, type_ in (("__rank", ranks, pa.int64()), (self.seq, at, pa.int64()),
+                                    ("__op", kinds, pa.int32()), ("__sub", subs, pa.int32())):
+            taken = taken.append_column(pa.field(name, type_), pa.array(column, type=type_))
+        return taken
 
 
 @functools.total_ordering
