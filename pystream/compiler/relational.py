@@ -738,11 +738,14 @@ def _counts_first_values(call: ex.Expr) -> bool:
 def _running_distinct(df: DataFrame, name: str, index: int, keys: List[str],
                       running) -> Tuple[DataFrame, Column]:
     """COUNT/SUM(DISTINCT x) as each row arrives: over the rows where a value comes the first
-    time in its group (a running set of values would copy the set at every row)."""
+    time in its group (a running set of values would copy the set at every row): sorted by
+    value and arrival within the group's partition, the row whose value differs from the one
+    before. Every DISTINCT aggregate sorts the partition the running aggregates need; none
+    shuffles the rows again."""
     arg = F.col("__arg%d_0" % index)
-    seen = Window.partitionBy(*[quoted(k) for k in keys], arg).orderBy(SEQ)
+    by_value = Window.partitionBy(*[quoted(k) for k in keys]).orderBy(arg, SEQ)
     first = "__first%d" % index
-    df = df.withColumn(first, arg.isNotNull() & (F.row_number().over(seen) == 1))
+    df = df.withColumn(first, arg.isNotNull() & ~F.lag(arg).over(by_value).eqNullSafe(arg))
     count = F.sum(F.col(first).cast("bigint")).over(running)
     if name == "count":
         return df, count
