@@ -12,7 +12,7 @@ import datetime
 import re
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from sqlglot import exp
 
@@ -904,152 +904,165 @@ def _column(node: exp.Column, scope: Optional[Scope]) -> ex.Expr:
 
 
 def to_expr(node: exp.Expression, scope: Optional[Scope]) -> ex.Expr:
-    """An expression node from a sqlglot expression, names resolved in ``scope``."""
-    if isinstance(node, exp.Paren):
-        return to_expr(node.this, scope)
-    if isinstance(node, exp.Column):
-        if isinstance(node.this, exp.Star):
-            return ex.Star(node.table or None)
-        return _column(node, scope)
-    if isinstance(node, exp.Star):
-        return ex.Star()
-    if isinstance(node, exp.Literal):
-        return _literal(node)
-    if isinstance(node, exp.HexString):  # X'0AFF': BINARY(2)
-        value = bytes.fromhex(node.this)
-        return ex.Literal(value, DataTypes.BINARY(max(len(value), 1)).not_null())
-    if isinstance(node, exp.Boolean):
-        return ex.Literal(node.this, DataTypes.BOOLEAN().not_null())
-    if isinstance(node, exp.Null):
-        return ex.Literal(None, DataTypes.NULL())
-    if isinstance(node, exp.Alias):
-        return ex.Alias(to_expr(node.this, scope), (node.alias,))
-    if isinstance(node, exp.Filter):
-        return to_expr(_filtered_aggregate(node), scope)
-    for cls, name in BINARY.items():
-        if type(node) is cls:
-            return ex.Call(name, (to_expr(node.this, scope), to_expr(node.expression, scope)))
-    if isinstance(node, exp.Escape) and isinstance(node.this, exp.Like):  # LIKE p ESCAPE c
-        like = node.this
-        return ex.Call("not_like" if like.args.get("negate") else "like",
-                       (to_expr(like.this, scope), to_expr(like.expression, scope),
-                        to_expr(node.expression, scope)))
-    if isinstance(node, exp.Like) and node.args.get("negate"):
-        return ex.Call("not_like", (to_expr(node.this, scope), to_expr(node.expression, scope)))
-    if isinstance(node, exp.TsOrDsToDate):  # sqlglot's reading of TO_DATE and YEAR(x)'s x
-        args = [to_expr(node.this, scope)]
-        if node.args.get("format") is not None:  # Flink's (Java's) pattern, as written
-            pattern = Flink().generator().format_time(node).strip("'")
-            args.append(ex.Literal(pattern, DataTypes.STRING().not_null()))
-        return ex.Call("to_date", tuple(args))
-    if isinstance(node, exp.SimilarTo):
-        return ex.Call("similar", (to_expr(node.this, scope), to_expr(node.expression, scope)))
-    if isinstance(node, exp.Not):
-        inner = node.this
-        if isinstance(inner, exp.SimilarTo):
-            return ex.Call("not", (to_expr(inner, scope),))
-        if isinstance(inner, exp.Like):
-            return ex.Call("not_like", (to_expr(inner.this, scope),
-                                        to_expr(inner.expression, scope)))
-        if isinstance(inner, exp.Is) and isinstance(inner.expression, exp.Null):
-            return ex.Call("is_not_null", (to_expr(inner.this, scope),))
-        if isinstance(inner, exp.In) and inner.args.get("query") is None:
-            return ex.Call("not_in", tuple(to_expr(a, scope) for a in
-                                           [inner.this] + inner.expressions))
-        if isinstance(inner, exp.Between):
-            return ex.Call("not_between", (to_expr(inner.this, scope),
-                                           to_expr(inner.args["low"], scope),
-                                           to_expr(inner.args["high"], scope)))
-        return ex.Call("not", (to_expr(inner, scope),))
-    if isinstance(node, exp.Neg):
-        return ex.Call("negate", (to_expr(node.this, scope),))
-    if isinstance(node, exp.Is):
-        target = node.expression
-        if isinstance(target, exp.Null):
-            return ex.Call("is_null", (to_expr(node.this, scope),))
-        if isinstance(target, exp.Boolean):
-            return ex.Call("is_true" if target.this else "is_false", (to_expr(node.this, scope),))
-    if isinstance(node, exp.Between):
-        return ex.Call("between", (to_expr(node.this, scope), to_expr(node.args["low"], scope),
-                                   to_expr(node.args["high"], scope)))
-    if isinstance(node, exp.In):
-        if node.args.get("query") is not None:
-            raise UnsupportedFeatureError("IN (sub-query) outside a WHERE clause's conjuncts")
-        return ex.Call("in", tuple(to_expr(a, scope) for a in [node.this] + node.expressions))
-    if isinstance(node, exp.Case):
-        args: List[ex.Expr] = []
-        for branch in node.args.get("ifs") or []:
-            args += [to_expr(branch.this, scope), to_expr(branch.args["true"], scope)]
-        default = node.args.get("default")
-        if node.this is not None:  # CASE x WHEN v THEN ...
-            subject = to_expr(node.this, scope)
-            args = [ex.Call("equals", (subject, a)) if i % 2 == 0 else a
-                    for i, a in enumerate(args)]
-        if default is not None:
-            args.append(to_expr(default, scope))
-        return ex.Call("case", tuple(args))
-    if isinstance(node, exp.If):
-        return ex.Call("if", (to_expr(node.this, scope), to_expr(node.args["true"], scope),
-                              to_expr(node.args.get("false") or exp.Null(), scope)))
-    if isinstance(node, (exp.Cast, exp.TryCast)):
-        return ex.Cast(to_expr(node.this, scope), data_type_from_sql(node.to),
-                       safe=isinstance(node, exp.TryCast) and node.args.get("safe", True)
-                       and type(node) is exp.TryCast)
-    if isinstance(node, exp.Interval):
-        return _interval(node)
-    if isinstance(node, exp.Count):
-        arg = node.this
-        distinct = isinstance(arg, exp.Distinct)
-        if distinct:
-            args = tuple(to_expr(a, scope) for a in arg.expressions)
-        elif arg is None or isinstance(arg, exp.Star):
-            args = ()
-        else:
-            args = (to_expr(arg, scope),)
-        return ex.Call("count", args, distinct=distinct)
-    if isinstance(node, exp.Window):
-        return _over(node, scope)
-    if isinstance(node, exp.Bracket):
-        if _is_map_constructor(node):  # MAP[k1, v1, ...]
-            return ex.Call("map", tuple(to_expr(a, scope) for a in node.expressions))
-        base = to_expr(node.this, scope)
-        index = to_expr(node.expressions[0], scope)
-        return ex.Call("item", (base, index))
-    if isinstance(node, exp.Dot):
-        return ex.Call("get", (to_expr(node.this, scope),
-                               ex.Literal(node.name, DataTypes.STRING())))
-    if isinstance(node, exp.Extract):
-        return ex.Call("extract", (ex.Symbol(node.this.name.upper()),
-                                   to_expr(node.expression, scope)))
-    if isinstance(node, exp.Trim):
-        position = (node.args.get("position") or "BOTH").upper()
-        chars = node.expression
-        return ex.Call("trim", (ex.Symbol(position),
-                                to_expr(chars, scope) if chars is not None
-                                else ex.Literal(" ", DataTypes.CHAR(1).not_null()),
-                                to_expr(node.this, scope)))
-    if isinstance(node, exp.Array):
-        return ex.Call("array", tuple(to_expr(a, scope) for a in node.expressions))
-    if isinstance(node, exp.JSONObject):
-        on_null = "ABSENT" if str(node.args.get("null_handling") or "").startswith("ABSENT") \
-            else "NULL"
-        return functions.json_object(on_null, [(to_expr(kv.this, scope),
-                                                to_expr(kv.expression, scope))
-                                               for kv in node.expressions])
-    if isinstance(node, exp.JSONArray):
-        on_null = "NULL" if str(node.args.get("null_handling") or "").startswith("NULL") \
-            else "ABSENT"
-        return functions.json_array(on_null, [to_expr(v, scope) for v in node.expressions])
-    if isinstance(node, exp.Anonymous):
-        prop = _legacy_window_property(node.name)
-        if prop is not None:
-            return prop
-        if node.name.upper() == "ROW":
-            return ex.Call("row", tuple(to_expr(a, scope) for a in node.expressions))
-        return _function(node.name, [to_expr(a, scope) for a in node.expressions])
-    if isinstance(node, exp.Func):
-        return _builtin(node, scope)
-    raise UnsupportedFeatureError("the SQL expression %s" % to_sql(node)[:60])
+    """An expression node from a sqlglot expression, names resolved in ``scope``: the
+    translation of the nearest class of ``node`` in ``EXPRESSIONS``."""
+    for cls in type(node).__mro__:
+        translation = EXPRESSIONS.get(cls)
+        if translation is not None:
+            return translation(node, scope)
+    raise _unsupported(node)
+
+
+def _unsupported(node: exp.Expression) -> UnsupportedFeatureError:
+    return UnsupportedFeatureError("the SQL expression %s" % to_sql(node)[:60])
+
+
+def _args(nodes, scope: Optional[Scope]) -> Tuple[ex.Expr, ...]:
+    return tuple(to_expr(n, scope) for n in nodes)
+
+
+def _column_or_star(node: exp.Column, scope: Optional[Scope]) -> ex.Expr:
+    return ex.Star(node.table or None) if isinstance(node.this, exp.Star) else \
+        _column(node, scope)
+
+
+def _binary(node: exp.Binary, scope: Optional[Scope]) -> ex.Expr:
+    name = next(BINARY[cls] for cls in type(node).__mro__ if cls in BINARY)
+    return ex.Call(name, (to_expr(node.this, scope), to_expr(node.expression, scope)))
+
+
+def _like(node: exp.Like, scope: Optional[Scope]) -> ex.Expr:
+    return ex.Call("not_like" if node.args.get("negate") else "like",
+                   (to_expr(node.this, scope), to_expr(node.expression, scope)))
+
+
+def _escape(node: exp.Escape, scope: Optional[Scope]) -> ex.Expr:
+    """``LIKE p ESCAPE c``."""
+    like = node.this
+    if not isinstance(like, exp.Like):
+        raise _unsupported(node)
+    return ex.Call("not_like" if like.args.get("negate") else "like",
+                   (to_expr(like.this, scope), to_expr(like.expression, scope),
+                    to_expr(node.expression, scope)))
+
+
+def _to_date(node: exp.TsOrDsToDate, scope: Optional[Scope]) -> ex.Expr:
+    """sqlglot's reading of TO_DATE and of YEAR(x)'s x."""
+    args = [to_expr(node.this, scope)]
+    if node.args.get("format") is not None:  # Flink's (Java's) pattern, as written
+        pattern = Flink().generator().format_time(node).strip("'")
+        args.append(ex.Literal(pattern, DataTypes.STRING().not_null()))
+    return ex.Call("to_date", tuple(args))
+
+
+def _not(node: exp.Not, scope: Optional[Scope]) -> ex.Expr:
+    inner = node.this
+    if isinstance(inner, exp.Like) and not isinstance(inner, exp.SimilarTo):
+        return ex.Call("not_like", (to_expr(inner.this, scope),
+                                    to_expr(inner.expression, scope)))
+    if isinstance(inner, exp.Is) and isinstance(inner.expression, exp.Null):
+        return ex.Call("is_not_null", (to_expr(inner.this, scope),))
+    if isinstance(inner, exp.In) and inner.args.get("query") is None:
+        return ex.Call("not_in", _args([inner.this] + inner.expressions, scope))
+    if isinstance(inner, exp.Between):
+        return ex.Call("not_between", _args([inner.this, inner.args["low"],
+                                             inner.args["high"]], scope))
+    return ex.Call("not", (to_expr(inner, scope),))
+
+
+def _is(node: exp.Is, scope: Optional[Scope]) -> ex.Expr:
+    target = node.expression
+    if isinstance(target, exp.Null):
+        return ex.Call("is_null", (to_expr(node.this, scope),))
+    if isinstance(target, exp.Boolean):
+        return ex.Call("is_true" if target.this else "is_false", (to_expr(node.this, scope),))
+    raise _unsupported(node)
+
+
+def _in(node: exp.In, scope: Optional[Scope]) -> ex.Expr:
+    if node.args.get("query") is not None:
+        raise UnsupportedFeatureError("IN (sub-query) outside a WHERE clause's conjuncts")
+    return ex.Call("in", _args([node.this] + node.expressions, scope))
+
+
+def _case(node: exp.Case, scope: Optional[Scope]) -> ex.Expr:
+    args: List[ex.Expr] = []
+    for branch in node.args.get("ifs") or []:
+        args += [to_expr(branch.this, scope), to_expr(branch.args["true"], scope)]
+    default = node.args.get("default")
+    if node.this is not None:  # CASE x WHEN v THEN ...
+        subject = to_expr(node.this, scope)
+        args = [ex.Call("equals", (subject, a)) if i % 2 == 0 else a
+                for i, a in enumerate(args)]
+    if default is not None:
+        args.append(to_expr(default, scope))
+    return ex.Call("case", tuple(args))
+
+
+def _cast(node: exp.Cast, scope: Optional[Scope]) -> ex.Expr:
+    return ex.Cast(to_expr(node.this, scope), data_type_from_sql(node.to),
+                   safe=isinstance(node, exp.TryCast) and node.args.get("safe", True)
+                   and type(node) is exp.TryCast)
+
+
+def _count(node: exp.Count, scope: Optional[Scope]) -> ex.Expr:
+    arg = node.this
+    distinct = isinstance(arg, exp.Distinct)
+    if distinct:
+        args = _args(arg.expressions, scope)
+    elif arg is None or isinstance(arg, exp.Star):
+        args = ()
+    else:
+        args = (to_expr(arg, scope),)
+    return ex.Call("count", args, distinct=distinct)
+
+
+def _bracket(node: exp.Bracket, scope: Optional[Scope]) -> ex.Expr:
+    if _is_map_constructor(node):  # MAP[k1, v1, ...]
+        return ex.Call("map", _args(node.expressions, scope))
+    return ex.Call("item", (to_expr(node.this, scope), to_expr(node.expressions[0], scope)))
+
+
+def _trim(node: exp.Trim, scope: Optional[Scope]) -> ex.Expr:
+    position = (node.args.get("position") or "BOTH").upper()
+    chars = node.expression
+    return ex.Call("trim", (ex.Symbol(position),
+                            to_expr(chars, scope) if chars is not None
+                            else ex.Literal(" ", DataTypes.CHAR(1).not_null()),
+                            to_expr(node.this, scope)))
+
+
+def _json_object(node: exp.JSONObject, scope: Optional[Scope]) -> ex.Expr:
+    on_null = "ABSENT" if str(node.args.get("null_handling") or "").startswith("ABSENT") \
+        else "NULL"
+    return functions.json_object(on_null, [(to_expr(kv.this, scope),
+                                            to_expr(kv.expression, scope))
+                                           for kv in node.expressions])
+
+
+def _json_array(node: exp.JSONArray, scope: Optional[Scope]) -> ex.Expr:
+    on_null = "NULL" if str(node.args.get("null_handling") or "").startswith("NULL") \
+        else "ABSENT"
+    return functions.json_array(on_null, [to_expr(v, scope) for v in node.expressions])
+
+
+def _anonymous(node: exp.Anonymous, scope: Optional[Scope]) -> ex.Expr:
+    """A function sqlglot does not know: a legacy window property, ROW(...), a user's or a
+    built-in function by name."""
+    prop = _legacy_window_property(node.name)
+    if prop is not None:
+        return prop
+    if node.name.upper() == "ROW":
+        return ex.Call("row", _args(node.expressions, scope))
+    return _function(node.name, [to_expr(a, scope) for a in node.expressions])
+
+
+def _hex_string(node: exp.HexString, scope: Optional[Scope]) -> ex.Expr:
+    """X'0AFF': BINARY(2)."""
+    value = bytes.fromhex(node.this)
+    return ex.Literal(value, DataTypes.BINARY(max(len(value), 1)).not_null())
+
+
 
 
 def _filtered_aggregate(node: exp.Filter) -> exp.Expression:
@@ -1198,3 +1211,47 @@ def _frame_bound(bound, rows: bool):
         literal = _interval(bound)
         return int(literal.value / datetime.timedelta(milliseconds=1))
     return None
+
+
+# sqlglot expression class -> its translation (``to_expr`` takes the nearest class of a node)
+EXPRESSIONS: Dict[type, Callable[[Any, Optional[Scope]], ex.Expr]] = {
+    exp.Paren: lambda node, scope: to_expr(node.this, scope),
+    exp.Column: _column_or_star,
+    exp.Star: lambda node, scope: ex.Star(),
+    exp.Literal: lambda node, scope: _literal(node),
+    exp.HexString: _hex_string,
+    exp.Boolean: lambda node, scope: ex.Literal(node.this, DataTypes.BOOLEAN().not_null()),
+    exp.Null: lambda node, scope: ex.Literal(None, DataTypes.NULL()),
+    exp.Alias: lambda node, scope: ex.Alias(to_expr(node.this, scope), (node.alias,)),
+    exp.Filter: lambda node, scope: to_expr(_filtered_aggregate(node), scope),
+    **{cls: _binary for cls in BINARY},
+    exp.Like: _like,
+    exp.Escape: _escape,
+    exp.TsOrDsToDate: _to_date,
+    exp.SimilarTo: lambda node, scope: ex.Call("similar", (to_expr(node.this, scope),
+                                                           to_expr(node.expression, scope))),
+    exp.Not: _not,
+    exp.Neg: lambda node, scope: ex.Call("negate", (to_expr(node.this, scope),)),
+    exp.Is: _is,
+    exp.Between: lambda node, scope: ex.Call("between", _args(
+        [node.this, node.args["low"], node.args["high"]], scope)),
+    exp.In: _in,
+    exp.Case: _case,
+    exp.If: lambda node, scope: ex.Call("if", _args(
+        [node.this, node.args["true"], node.args.get("false") or exp.Null()], scope)),
+    exp.Cast: _cast,
+    exp.Interval: lambda node, scope: _interval(node),
+    exp.Count: _count,
+    exp.Window: _over,
+    exp.Bracket: _bracket,
+    exp.Dot: lambda node, scope: ex.Call("get", (to_expr(node.this, scope),
+                                                 ex.Literal(node.name, DataTypes.STRING()))),
+    exp.Extract: lambda node, scope: ex.Call("extract", (ex.Symbol(node.this.name.upper()),
+                                                         to_expr(node.expression, scope))),
+    exp.Trim: _trim,
+    exp.Array: lambda node, scope: ex.Call("array", _args(node.expressions, scope)),
+    exp.JSONObject: _json_object,
+    exp.JSONArray: _json_array,
+    exp.Anonymous: _anonymous,
+    exp.Func: _builtin,
+}
