@@ -708,16 +708,22 @@ def _aggregate(node: ops.Aggregate, ctx: Context) -> Frame:
 
         return bundled_aggregate(node, frame, ctx)
     key_names = [f.name for f in node.schema.fields[:len(node.keys)]]
+    distinct = {i: _filtered_argument(a.expr.args[0]) for i, a in enumerate(node.aggregates)
+                if _counts_first_values(a.expr)}
     df = frame.df.select(*keys, *[to_column(e, schema).alias("__arg%d_%d" % (i, j))
                                   for i, a in enumerate(node.aggregates)
-                                  for j, e in enumerate(a.expr.args)], F.col(SEQ))
+                                  for j, e in enumerate(a.expr.args)], F.col(SEQ), *[
+        c for i, (value, condition) in distinct.items()
+        for c in _value_and_hit(i, value, condition, schema)])
     arg_schema = _arg_schema(node, schema)
     running = Window.partitionBy(*[quoted(k) for k in key_names]).orderBy(SEQ) \
         .rowsBetween(Window.unboundedPreceding, Window.currentRow)
+    if distinct:
+        df = _first_occurrences(df, distinct, key_names)
     values = []
     for i, (a, f) in enumerate(zip(node.aggregates, node.schema.fields[len(node.keys):])):
-        if _counts_first_values(a.expr):
-            df, value = _running_distinct(df, a.expr.name, i, key_names, running)
+        if i in distinct:
+            value = _running_distinct(a.expr.name, i, running)
             values.append(value.cast(f.data_type.spark_type()).alias(a.names[0]))
         else:
             values.append(running_aggregate_column(_arg_call(a.expr, i), arg_schema, running)
@@ -735,22 +741,54 @@ def _counts_first_values(call: ex.Expr) -> bool:
         call.name in ("count", "sum", "sum0")
 
 
-def _running_distinct(df: DataFrame, name: str, index: int, keys: List[str],
-                      running) -> Tuple[DataFrame, Column]:
+def _filtered_argument(arg: ex.Expr) -> Tuple[ex.Expr, Optional[ex.Expr]]:
+    """A DISTINCT aggregate's argument as (value, condition): ``agg(DISTINCT x) FILTER
+    (WHERE c)`` is ``agg(DISTINCT CASE WHEN c THEN x END)`` (``sql.translate``)."""
+    if isinstance(arg, ex.Call) and arg.name == "case" and len(arg.args) == 2:
+        return arg.args[1], arg.args[0]
+    return arg, None
+
+
+def _value_and_hit(index: int, value: ex.Expr, condition: Optional[ex.Expr],
+                   schema: Schema) -> List[Column]:
+    """``__value<i>``, the value a DISTINCT aggregate counts, and ``__hit<i>``, 1 where the
+    row gives it one (its filter holds and the value is not NULL)."""
+    column = to_column(value, schema)
+    hit = column.isNotNull() if condition is None else \
+        column.isNotNull() & F.coalesce(to_column(condition, schema), F.lit(False))
+    return [column.alias("__value%d" % index), hit.cast("int").alias("__hit%d" % index)]
+
+
+def _first_occurrences(df: DataFrame, distinct: Dict[int, tuple],
+                       keys: List[str]) -> DataFrame:
+    """``__first<i>`` for each DISTINCT aggregate: the row is the first of its group whose
+    value counts (its running count of hits per value is 1 at a hit). Aggregates over the
+    same value with other filters (``COUNT(DISTINCT x) FILTER (WHERE ...)``) share one
+    window, and so one sort; the rows are shuffled once, by the group keys, which every
+    window's partitioning then includes."""
+    df = df.repartition(*[quoted(k) for k in keys]) if keys else df.repartition(1)
+    by_value: Dict[ex.Expr, List[int]] = {}
+    for i, (value, _) in distinct.items():
+        by_value.setdefault(value, []).append(i)
+    for indices in by_value.values():
+        seen = Window.partitionBy(*[quoted(k) for k in keys], F.col("__value%d" % indices[0])) \
+            .orderBy(SEQ).rowsBetween(Window.unboundedPreceding, Window.currentRow)
+        for i in indices:
+            hit = F.col("__hit%d" % i)
+            df = df.withColumn("__first%d" % i, (hit == 1) & (F.sum(hit).over(seen) == 1))
+    return df
+
+
+def _running_distinct(name: str, index: int, running) -> Column:
     """COUNT/SUM(DISTINCT x) as each row arrives: over the rows where a value comes the first
-    time in its group (a running set of values would copy the set at every row): sorted by
-    value and arrival within the group's partition, the row whose value differs from the one
-    before. Every DISTINCT aggregate sorts the partition the running aggregates need; none
-    shuffles the rows again."""
-    arg = F.col("__arg%d_0" % index)
-    by_value = Window.partitionBy(*[quoted(k) for k in keys]).orderBy(arg, SEQ)
-    first = "__first%d" % index
-    df = df.withColumn(first, arg.isNotNull() & ~F.lag(arg).over(by_value).eqNullSafe(arg))
-    count = F.sum(F.col(first).cast("bigint")).over(running)
+    time in its group (``_first_occurrences``; a running set of values would copy the set at
+    every row)."""
+    first, arg = F.col("__first%d" % index), F.col("__arg%d_0" % index)
+    count = F.sum(first.cast("bigint")).over(running)
     if name == "count":
-        return df, count
-    total = F.sum(F.when(F.col(first), arg)).over(running)
-    return df, (F.coalesce(total, F.lit(0)) if name == "sum0" else F.when(count > 0, total))
+        return count
+    total = F.sum(F.when(first, arg)).over(running)
+    return F.coalesce(total, F.lit(0)) if name == "sum0" else F.when(count > 0, total)
 
 
 def _groups_by_window(node: ops.Aggregate) -> bool:
