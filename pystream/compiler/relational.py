@@ -412,10 +412,10 @@ def _ranked(over: ops.Over, n: int, ctx: Context, with_rank: bool) -> Frame:
 
 
 def _top_n(over: ops.Over, n: int, ctx: Context, with_rank: bool, skip: int = 0) -> Frame:
-    """Flink's Top-N changelog over a bounded table (``runtime.ranking.TopN``): Spark ranks
-    the rows by the ORDER BY (``dense_rank``), which partitions them by the ranking's keys;
-    each Spark partition's rows are then replayed in arrival order through a buffer of the
-    best ``n`` per key."""
+    """Flink's Top-N changelog over a bounded table (``runtime.ranking.TopN``): the rows,
+    partitioned by the ranking's keys, carry their ORDER BY values made comparable
+    (``_order_keys``) or, for other types, their ``dense_rank``; each Spark partition's rows
+    are then replayed in arrival order through a buffer of the best ``n`` per key."""
     from pystream.runtime.ranking import TopN
 
     frame = translate(over.input, ctx)
@@ -430,13 +430,13 @@ def _top_n(over: ops.Over, n: int, ctx: Context, with_rank: bool, skip: int = 0)
             for i, p in enumerate(window.partition_by)] or [F.lit(0).alias("__part0")]
     parts = ["__part%d" % i for i in range(len(keys))]
     order_keys = None if n == 1 and not skip else _order_keys(window.order_by, schema)
-    if order_keys is None:
+    ranked = order_keys is None
+    if ranked:
         ordered = Window.partitionBy(*[to_column(p, schema) for p in window.partition_by]) \
             .orderBy(*[_ordering(o, schema) for o in window.order_by])
         order_keys = [F.dense_rank().over(ordered).alias("__ord")]
-        df = frame.df.select(*keys, *[quoted(f) for f in names], F.col(SEQ), *order_keys)
-    else:  # compared as they are: the rows only need to be partitioned by the keys
-        df = frame.df.select(*keys, *[quoted(f) for f in names], F.col(SEQ), *order_keys)
+    df = frame.df.select(*keys, *[quoted(f) for f in names], F.col(SEQ), *order_keys)
+    if not ranked:  # compared as they are: the rows only need to be partitioned by the keys
         df = df.repartition(*map(F.col, parts)) if window.partition_by else df.repartition(1)
     if n == 1 and not skip:
         df = _top_1(df, parts, names, with_rank)
