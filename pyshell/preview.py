@@ -25,6 +25,7 @@ from pyshell import render
 from pystream.session import JobTag, is_remote
 
 POLL_SECONDS = 0.1
+CANCEL_GRACE_SECONDS = 2.0
 NOTE_AFTER = 3.0  # seconds without a finished micro-batch before saying the query is starting
 _names = itertools.count(1)
 T = TypeVar("T")
@@ -124,6 +125,14 @@ class Cancellation:
 
     def wait(self, seconds: float) -> bool:
         return self._event.wait(seconds)
+
+    def explains(self, error: BaseException) -> bool:
+        """Whether a Spark call failed with ``error`` because we cancelled it. PySpark's own
+        Ctrl-C handler cancels every job before the shell's thread sees the KeyboardInterrupt,
+        so a job's cancellation may arrive first: then it waits a moment for ours."""
+        if self._event.is_set():
+            return True
+        return "cancelled" in str(error).lower() and self._event.wait(CANCEL_GRACE_SECONDS)
 
     def cancel(self, reason: str = "interrupted") -> None:
         with self._lock:
@@ -268,8 +277,8 @@ def preview_table(table, limits: Limits = Limits(),
             for row in job.rows(rel, (df.limit(limits.n + 1), updating)):
                 rows.append(([str(row.get_row_kind())] if job.streaming else []) + list(row))
             reason = "rows" if len(rows) > limits.n else "end"
-        except Exception:
-            if not cancel.is_set():
+        except Exception as e:
+            if not cancel.explains(e):
                 raise
             reason = cancel.reason
         finally:
@@ -296,8 +305,8 @@ def _preview_unbounded_table(job, rel, limits: Limits, cancel: Cancellation,
             if len(rows) > limits.n:
                 reason = "rows"
                 break
-    except Exception:
-        if not cancel.is_set():
+    except Exception as e:
+        if not cancel.explains(e):
             raise
     finally:
         timer.cancel()
@@ -321,7 +330,7 @@ def _collect(compiled, limits: Limits, cancel: Cancellation, started: float) -> 
             rows = compiled.decode(compiled.df.limit(limits.n + 1).toArrow())
             reason = "rows" if len(rows) > limits.n else "end"
         except Exception as e:  # noqa: BLE001 - Spark's errors, made short
-            if not cancel.is_set():
+            if not cancel.explains(e):
                 raise spark_error(e) from None
             rows, reason = [], cancel.reason
         finally:
@@ -338,17 +347,22 @@ def _poll(tap: "StreamTap", columns: List[str], limits: Limits, cancel: Cancella
     last_rows_at = running_since = None
     noted, reason = False, None
     while reason is None:
-        changed, ended = tap.poll()
+        try:
+            changed, ended = tap.poll()
+            new = tap.rows(len(rows), limits.n - len(rows)) if changed else []
+        except Exception as e:
+            if not cancel.explains(e):
+                raise
+            reason = cancel.reason
+            break
         now = time.monotonic()
         if running_since is None and tap.running:
             running_since = now
         elif running_since is None and not noted and now - started > NOTE_AFTER:
             note("the query is starting (its first micro-batch with data)…")
             noted = True
-        if changed:
-            new = tap.rows(len(rows), limits.n - len(rows))
-            if new:
-                rows, last_rows_at = rows + new, now
+        if new:
+            rows, last_rows_at = rows + new, now
         if ended:
             reason = "end"
         else:

@@ -105,6 +105,9 @@ def _leading(result, n: Optional[int], cancel, timeout: Optional[float],
                     each(row)
                 if n is not None and len(rows) >= n:
                     break
+        except Exception as e:
+            if cancel is None or not cancel.explains(e):
+                raise
         finally:
             if timer is not None:
                 timer.cancel()
