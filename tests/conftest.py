@@ -15,6 +15,11 @@ TEST_CONF = {
     "spark.sql.shuffle.partitions": "2",
     "spark.default.parallelism": "2",
     "spark.driver.memory": "2g",
+    # tests run thousands of queries over a few rows: Spark's interpreted operators answer
+    # those sooner than generated code compiles (programs the tests start keep Spark's
+    # defaults, so both paths stay covered)
+    "spark.sql.codegen.wholeStage": "false",
+    "spark.sql.codegen.factoryMode": "NO_CODEGEN",
 }
 
 

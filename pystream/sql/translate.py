@@ -17,7 +17,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from sqlglot import exp
 
 from pystream.errors import UnsupportedFeatureError
-from pystream.relational import build, functions
+from pystream.relational import build, constants, functions
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.relational.resolve import aggregate_calls, output_name
@@ -132,7 +132,7 @@ def _values(node: exp.Values) -> ops.Rel:
     and united."""
     rows = []
     for tup in node.expressions:
-        rows.append(tuple(to_expr(e, None) for e in tup.expressions))
+        rows.append(tuple(constants.as_literal(to_expr(e, None)) for e in tup.expressions))
     width = len(rows[0])
     if any(len(r) != width for r in rows):
         raise ValidationException("Values passed to VALUES operator must have compatible "
