@@ -16,10 +16,10 @@ import datetime
 import json
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 EXPECTED_FILE = "tests/generated/expected.jsonl"  # PyFlink's answers (record_generated.py)
 
@@ -467,11 +467,22 @@ class Shapes:
                 "PROCTIME() %s) AS rn FROM w) WHERE rn = 1" % self.pick(["ASC", "DESC"]), True)
 
 
-def shape_queries(rng: random.Random, batch: int, streaming: int) -> List[Query]:
-    """``batch`` BATCH queries and ``streaming`` STREAMING ones, each once (a query drawn
-    again is drawn anew, up to a hundred times)."""
-    shapes = Shapes(rng)
+def _new_relational_queries(rng: random.Random, count: int, before: List[Query]) -> List[Query]:
+    """``count`` relational queries unlike those ``before``, numbered on from theirs."""
+    seen, fresh = {q.sql for q in before}, []
+    first = sum(q.id.startswith("rel-") for q in before)
+    while len(fresh) < count:
+        for query in relational_queries(rng, count - len(fresh)):
+            if query.sql not in seen:
+                seen.add(query.sql)
+                fresh.append(query)
+    return [replace(q, id="rel-%04d" % (first + n)) for n, q in enumerate(fresh)]
 
+
+def shape_queries(seed: int, rounds: Sequence[Tuple[int, int]]) -> List[Query]:
+    """Per round (each from its own seed), ``batch`` BATCH queries and ``streaming``
+    STREAMING ones, numbered on from the rounds before; each query once (a query drawn again
+    is drawn anew, up to a hundred times)."""
     def distinct(draw: Callable[[], Tuple[str, Any]], seen: set) -> Tuple[str, Any]:
         for _ in range(100):
             sql, extra = draw()
@@ -480,15 +491,19 @@ def shape_queries(rng: random.Random, batch: int, streaming: int) -> List[Query]
         seen.add(sql)
         return sql, extra
 
-    queries, seen = [], set()
-    for n in range(batch):
-        sql, width = distinct(shapes.batch, seen)
-        order = ", ".join(str(i + 1) for i in range(width))
-        queries.append(Query("shape-%04d" % n, "SELECT * FROM (%s) ORDER BY %s" % (sql, order)))
-    for n in range(streaming):
-        sql, ordered = distinct(shapes.streaming, seen)
-        queries.append(Query("stream-%04d" % n, sql, streaming=True, ordered=ordered))
-    return queries
+    batches, streams, seen = [], [], set()
+    for n, (batch, streaming) in enumerate(rounds):
+        shapes = Shapes(random.Random(seed * 7919 + n * 104729))
+        for _ in range(batch):
+            sql, width = distinct(shapes.batch, seen)
+            order = ", ".join(str(i + 1) for i in range(width))
+            batches.append(Query("shape-%04d" % len(batches),
+                                 "SELECT * FROM (%s) ORDER BY %s" % (sql, order)))
+        for _ in range(streaming):
+            sql, ordered = distinct(shapes.streaming, seen)
+            streams.append(Query("stream-%04d" % len(streams), sql, streaming=True,
+                                 ordered=ordered))
+    return batches + streams
 
 
 # Flink's reference list of built-in scalar functions (docs/data/sql_functions.yml of
@@ -509,12 +524,19 @@ def function_queries() -> List[Query]:
         for n, entry in enumerate(reference_functions()) if entry["probes"]]
 
 
-def corpus(seed: int = 1, expressions: int = 700, queries: int = 150, shapes: int = 600,
-           streaming: int = 300) -> List[Query]:
+# the corpus grows in rounds, each drawn from its own seed, so that the queries recorded
+# before stay as they are: (relational queries, BATCH shapes, STREAMING shapes) per round
+ROUNDS = ((150, 600, 300), (750, 2000, 1000))
+
+
+def corpus(seed: int = 1, expressions: int = 700,
+           rounds: Sequence[Tuple[int, int, int]] = ROUNDS) -> List[Query]:
     rng = random.Random(seed)
-    generated = expression_queries(rng, expressions) + relational_queries(rng, queries)
+    generated = expression_queries(rng, expressions) + relational_queries(rng, rounds[0][0])
+    for n, (count, _, _) in enumerate(rounds[1:], 1):
+        generated += _new_relational_queries(random.Random(seed * 31337 + n), count, generated)
     # the shapes draw from their own generator: the queries above stay as recorded
-    return generated + shape_queries(random.Random(seed * 7919), shapes, streaming) + \
+    return generated + shape_queries(seed, [(b, s) for _, b, s in rounds]) + \
         function_queries()
 
 
