@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime
 import re
 from decimal import Decimal
-from typing import Any, Callable, Dict
+from typing import Any, Callable, Dict, Optional
 
 from pystream.relational import expressions as ex
 from pystream.table import types as t
@@ -39,6 +39,14 @@ def as_literal(expr: ex.Expr) -> ex.Expr:
             if value is not _INEXACT:
                 return ex.Literal(value, expr.to)
     return expr
+
+
+def converted(literal: ex.Literal, to: t.DataType) -> Optional[ex.Literal]:
+    """``literal`` as a value of ``to`` (a VALUES column's common type), None unless exact."""
+    if literal.data_type.nullable() == to.nullable():
+        return ex.Literal(literal.value, to)
+    value = _cast_value(literal.value, to)
+    return None if value is _INEXACT else ex.Literal(value, to)
 
 
 _INEXACT = object()
@@ -78,7 +86,7 @@ def _to_double(value: Any, to: t.DataType) -> Any:
     return float(value) if _is_number(value) else _INEXACT
 
 
-def _to_string(value: Any, to: t.VarCharType) -> Any:
+def _to_string(value: Any, to: t.DataType) -> Any:  # (CHAR pads as its values are made)
     return value if isinstance(value, str) and len(value) <= to.length else _INEXACT
 
 
@@ -116,6 +124,7 @@ _CASTS: Dict[type, Callable[[Any, Any], Any]] = {
     **{kind: _to_integer for kind in _INTEGER_RANGES},
     t.DecimalType: _to_decimal,
     t.DoubleType: _to_double,
+    t.CharType: _to_string,
     t.VarCharType: _to_string,
     t.BooleanType: _to_boolean,
     t.DateType: _to_date,

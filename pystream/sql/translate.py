@@ -127,9 +127,10 @@ def _query_to_rel(t_env, node: exp.Expression, ctes: Optional[Dict[str, ops.Rel]
 
 
 def _values(node: exp.Values) -> ops.Rel:
-    """Rows of literals are a Values node; rows of other constant expressions (``1 + 1``,
-    ``UPPER('c')``) are each a projection of one row, cast to the columns' common types
-    and united."""
+    """Rows of constants (literals, ``TIMESTAMP '...'``, ``-3``, exact casts) whose values
+    the columns' common types hold exactly are a Values node; otherwise (``1 + 1``,
+    ``UPPER('c')``) each row is a projection of one row, cast to the common types, and the
+    rows are united."""
     rows = []
     for tup in node.expressions:
         rows.append(tuple(constants.as_literal(to_expr(e, None)) for e in tup.expressions))
@@ -140,8 +141,10 @@ def _values(node: exp.Values) -> ops.Rel:
     names = node.alias_column_names or ["EXPR$%d" % i for i in range(width)]
     if all(isinstance(v, ex.Literal) for r in rows for v in r):
         types = [type_rules.common_type([r[i].data_type for r in rows]) for i in range(width)]
-        return ops.Values(schema=Schema.of(names, types),
-                          rows=tuple(tuple(v.value for v in r) for r in rows))
+        values = [[constants.converted(v, t) for v, t in zip(r, types)] for r in rows]
+        if all(v is not None for r in values for v in r):
+            return ops.Values(schema=Schema.of(names, types),
+                              rows=tuple(tuple(v.value for v in r) for r in values))
     one = ops.Values(schema=Schema.of(["__one"], [DataTypes.INT()]), rows=((1,),))
     types = [type_rules.common_type([build.type_of(r[i], one.schema) for r in rows])
              for i in range(width)]
