@@ -172,6 +172,31 @@ def _op(fn: Callable) -> Callable:
     return lambda args, types, result: fn(*args)
 
 
+def _init_cap(text: Column) -> Column:
+    """INITCAP as Flink's (Calcite's): words are runs of ASCII letters and digits, a word's
+    first letter upper case and the others lower; any other character (a space, '-', 'Ä')
+    ends a word and stays as it is (Spark's initcap splits at spaces only, in Unicode)."""
+    chars = F.split(text, "")
+
+    def each(char: Column, i: Column) -> Column:
+        starts = (i == 0) | ~F.get(chars, i - 1).rlike("^[A-Za-z0-9]$")
+        return F.when(starts & char.rlike("^[a-z]$"), F.upper(char)) \
+            .when(~starts & char.rlike("^[A-Z]$"), F.lower(char)).otherwise(char)
+
+    return F.array_join(F.transform(chars, each), "")
+
+
+def _unix_timestamp(args: List[Column], types: List[DataType], result: DataType) -> Column:
+    """UNIX_TIMESTAMP([text [, pattern]]): a text that does not parse is Long.MIN_VALUE on
+    Flink, not an error."""
+    if not args:
+        return F.unix_timestamp()
+    parsed = F.call_function("try_to_timestamp", args[0],
+                             args[1] if len(args) > 1 else F.lit("yyyy-MM-dd HH:mm:ss"))
+    return F.when(args[0].isNotNull(), F.coalesce(F.unix_timestamp(parsed),
+                                                   F.lit(-(1 << 63)).cast("bigint")))
+
+
 SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Column]] = {
     "plus": _plus, "minus": _op(lambda a, b: a - b),
     "times": _op(lambda a, b: a * b), "divide": _divide,
@@ -191,7 +216,7 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "is_not_false": _op(lambda a: ~F.coalesce(~a, F.lit(False))),
     "if": _if, "case": _case, "coalesce": _call("coalesce"), "nullif": _call("nullif"),
     "concat": _call("concat"), "concat_ws": _call("concat_ws"),
-    "upper": _call("upper"), "lower": _call("lower"), "init_cap": _call("initcap"),
+    "upper": _call("upper"), "lower": _call("lower"), "init_cap": _op(_init_cap),
     "json_value": _call("get_json_object"), "json_query": _call("get_json_object"),
     "json_exists": _op(lambda s, path: F.get_json_object(s, path).isNotNull()),
     "char_length": _call("char_length"), "substring": _substring, "trim": _trim,
@@ -240,12 +265,20 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "week": _call("weekofyear"), "dayofyear": _call("dayofyear"),
     "dayofmonth": _call("dayofmonth"), "dayofweek": _call("dayofweek"),
     "hour": _call("hour"), "minute": _call("minute"), "second": _call("second"),
-    "unix_timestamp": _call("unix_timestamp"), "from_unixtime": _call("from_unixtime"),
+    "unix_timestamp": _unix_timestamp, "from_unixtime": _call("from_unixtime"),
     "array": _call("array"), "map": _call("map"), "cardinality": _call("size"),
     "element": _op(lambda a: F.when(F.size(a) == 1, F.get(a, 0))),
     "item": lambda a, t, r: F.element_at(a[0], a[1]),
     "array_contains": _call("array_contains"),
     "starts_with": _call("startswith"), "ends_with": _call("endswith"),
+    # Java's Character.isLetter / isDigit for every character, BigDecimal's number syntax;
+    # NULL and '' are false
+    "is_alpha": _op(lambda s: F.coalesce(s.rlike(r"^\p{L}+$"), F.lit(False))),
+    "is_digit": _op(lambda s: F.coalesce(s.rlike(r"^\p{Nd}+$"), F.lit(False))),
+    "is_decimal": _op(lambda s: F.coalesce(
+        s.rlike(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$"), F.lit(False))),
+    "convert_tz": _op(lambda s, source, target: F.date_format(F.convert_timezone(
+        source, target, F.to_timestamp_ntz(s)), "yyyy-MM-dd HH:mm:ss")),
     **COLLECTION_AND_TEXT_FUNCTIONS,
 }
 

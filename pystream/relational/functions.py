@@ -144,6 +144,8 @@ _SCALAR = {
     "regexp_replace": returns(STRING), "regexp_extract": returns(STRING, "always"),
     "regexp": returns(BOOLEAN), "split_index": returns(STRING, "always"),
     "starts_with": returns(BOOLEAN), "ends_with": returns(BOOLEAN),
+    "is_alpha": returns(BOOLEAN, "never"), "is_decimal": returns(BOOLEAN, "never"),
+    "is_digit": returns(BOOLEAN, "never"),
     "greatest": lambda types: _nullable_if_any(types, type_rules.common_type(types)),
     "least": lambda types: _nullable_if_any(types, type_rules.common_type(types)),
     "ascii": returns(INT), "chr": returns(STRING), "to_base64": returns(STRING),
@@ -182,7 +184,7 @@ _SCALAR = {
     "dayofweek": returns(BIGINT), "hour": returns(BIGINT), "minute": returns(BIGINT),
     "second": returns(BIGINT), "floor_time": same_as(0), "ceil_time": same_as(0),
     "timestampdiff": returns(INT), "unix_timestamp": returns(BIGINT),
-    "from_unixtime": returns(STRING),
+    "from_unixtime": returns(STRING), "convert_tz": returns(STRING),
     # collections and rows
     "array": lambda types: DataTypes.ARRAY(type_rules.common_type(types)).not_null(),
     "map": lambda types: DataTypes.MAP(type_rules.common_type(types[0::2]),

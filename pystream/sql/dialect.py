@@ -90,10 +90,11 @@ class FlinkParser(Spark.Parser):
         # drops a third argument, its SPLIT takes a regex, its ARRAY_SLICE counts from 0, its
         # DATE_FORMAT reads a string argument as a time and converts the Java pattern, its
         # REGEXP_EXTRACT without an index takes group 1 (Flink: the whole match), its
-        # LPAD/RPAD become one PAD node our translation does not know
+        # LPAD/RPAD become one PAD node our translation does not know, its UNIX_TIMESTAMP
+        # and FROM_UNIXTIME convert the Java pattern
         **{name: _as_written(name) for name in ("ARRAY_SORT", "SPLIT", "ARRAY_SLICE",
                                                   "DATE_FORMAT", "REGEXP_EXTRACT", "LPAD",
-                                                  "RPAD")},
+                                                  "RPAD", "UNIX_TIMESTAMP", "FROM_UNIXTIME")},
     }
 
     FUNCTION_PARSERS = {
