@@ -186,6 +186,15 @@ def _init_cap(text: Column) -> Column:
     return F.array_join(F.transform(chars, each), "")
 
 
+def _replace(text: Column, search: Column, replacement: Column) -> Column:
+    """REPLACE as Java's String.replace: an empty search string matches before every
+    character and at the end ('x' -> 'anxan'), where Spark's leaves the text as it is."""
+    around = F.concat(replacement, F.call_function("array_join", F.split(text, ""), replacement),
+                      replacement)
+    return F.when(search == F.lit(""), F.when(text == F.lit(""), replacement).otherwise(around)) \
+        .otherwise(F.replace(text, search, replacement))
+
+
 def _unix_timestamp(args: List[Column], types: List[DataType], result: DataType) -> Column:
     """UNIX_TIMESTAMP([text [, pattern]]): a text that does not parse is Long.MIN_VALUE on
     Flink, not an error."""
@@ -220,7 +229,7 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "json_value": _call("get_json_object"), "json_query": _call("get_json_object"),
     "json_exists": _op(lambda s, path: F.get_json_object(s, path).isNotNull()),
     "char_length": _call("char_length"), "substring": _substring, "trim": _trim,
-    "ltrim": _call("ltrim"), "rtrim": _call("rtrim"), "replace": _call("replace"),
+    "ltrim": _call("ltrim"), "rtrim": _call("rtrim"), "replace": _op(_replace),
     "like": _op(lambda *a: F.call_function("like", *a)),  # (value, pattern [, escape])
     "not_like": _op(lambda *a: ~F.call_function("like", *a)),
     "similar": _op(lambda a, b: F.call_function("rlike", a, F.concat(
@@ -373,8 +382,18 @@ def aggregate_column(call: ex.Call, schema: Schema) -> Column:
     make = AGGREGATES.get(call.name)
     if make is None:
         raise UnsupportedFeatureError("the aggregate function %s() on Spark" % call.name.upper())
+    result = type_of(call, schema)
+    return make(_aggregated(call, schema, result), call.distinct).cast(spark_type(result))
+
+
+def _aggregated(call: ex.Call, schema: Schema, result: DataType) -> List[Column]:
+    """The columns an aggregate call aggregates. AVG of DECIMALs averages them in its
+    result's type (Flink's DECIMAL(38, s)): Spark's AVG adds only four digits of scale and
+    rounds there (33333334.333300 where Flink has 33333334.333333)."""
     args = [to_column(a, schema) for a in call.args]
-    return make(args, call.distinct).cast(spark_type(type_of(call, schema)))
+    if call.name == "avg" and isinstance(result, DecimalType):
+        return [args[0].cast(spark_type(result))]
+    return args
 
 
 def _user_aggregate(call: ex.UserCall, schema: Schema) -> Column:
@@ -421,7 +440,7 @@ def running_aggregate_column(call: ex.Call, schema: Schema, window) -> Column:
         if make is None:
             raise UnsupportedFeatureError("the aggregate function %s() over a window"
                                           % call.name.upper())
-        column = make(args, False).over(window)
+        column = make(_aggregated(call, schema, type_of(call, schema)), False).over(window)
     return column.cast(spark_type(type_of(call, schema)))
 
 
