@@ -145,13 +145,19 @@ def _json_array(args: list, types, result) -> Column:
 
 
 def _inet_aton(args: List[Column], types, result) -> Column:
-    """INET_ATON(string): a dotted IPv4 address as a number; NULL if it is not one."""
+    """INET_ATON(string): a dotted IPv4 address as a number, in the short forms too (inet_aton's:
+    the last part fills the bytes left, '127.1' is 127.0.0.1); NULL if it is not one."""
     parts = F.split(args[0], "\\.", -1)
-    valid = (F.size(parts) == 4) & F.forall(
-        parts, lambda p: p.rlike("^[0-9]{1,3}$") & (p.cast("int") <= 255))
-    number = F.aggregate(parts, F.lit(0).cast("bigint"),
-                         lambda acc, p: acc * 256 + p.cast("bigint"))
-    return F.when(valid, number)
+    count = F.size(parts)
+    last = F.element_at(parts, -1)
+    leading = F.slice(parts, 1, count - 1)
+    valid = count.between(1, 4) & F.forall(parts, lambda p: p.rlike("^[0-9]{1,10}$")) \
+        & F.forall(leading, lambda p: p.cast("bigint") <= 255) \
+        & (last.cast("bigint") < F.pow(F.lit(256), 5 - count))
+    high = F.aggregate(leading, F.lit(0).cast("bigint"), lambda acc, p: acc * 256 + p.cast(
+        "bigint"))
+    return F.when(valid, high * F.pow(F.lit(256), 5 - count).cast("bigint")
+                  + last.cast("bigint"))
 
 
 def _inet_ntoa(args: List[Column], types, result) -> Column:

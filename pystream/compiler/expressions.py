@@ -57,8 +57,10 @@ def _divide(args: List[Column], types: List[DataType], result: DataType) -> Colu
 
 def _trim(args: List[Column], types, result) -> Column:
     mode, chars, value = args
-    function = {"BOTH": "btrim", "LEADING": "ltrim", "TRAILING": "rtrim"}[mode]
-    return F.call_function(function, value, chars)
+    if mode == "BOTH":
+        return F.call_function("btrim", value, chars)
+    # (Spark's two-argument LTRIM/RTRIM take the characters first)
+    return F.call_function({"LEADING": "ltrim", "TRAILING": "rtrim"}[mode], chars, value)
 
 
 def _substring(args: List[Column], types, result) -> Column:
@@ -168,6 +170,11 @@ def _round(args: List[Column], types: List[DataType], result: DataType) -> Colum
     return F.call_function("round", value, *args[1:])
 
 
+def _pad(name: str) -> Callable:
+    """LPAD/RPAD: a negative length is NULL (Spark's: '')."""
+    return lambda args, types, result: F.when(args[1] >= 0, F.call_function(name, *args))
+
+
 def _op(fn: Callable) -> Callable:
     return lambda args, types, result: fn(*args)
 
@@ -229,7 +236,8 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "json_value": _call("get_json_object"), "json_query": _call("get_json_object"),
     "json_exists": _op(lambda s, path: F.get_json_object(s, path).isNotNull()),
     "char_length": _call("char_length"), "substring": _substring, "trim": _trim,
-    "ltrim": _call("ltrim"), "rtrim": _call("rtrim"), "replace": _op(_replace),
+    "ltrim": _op(lambda s, *chars: F.call_function("ltrim", *chars, s)),  # (chars first)
+    "rtrim": _op(lambda s, *chars: F.call_function("rtrim", *chars, s)), "replace": _op(_replace),
     "like": _op(lambda *a: F.call_function("like", *a)),  # (value, pattern [, escape])
     "not_like": _op(lambda *a: ~F.call_function("like", *a)),
     "similar": _op(lambda a, b: F.call_function("rlike", a, F.concat(
@@ -239,7 +247,7 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "greatest": lambda a, t, r: _null_if_any(a, F.greatest(*[c.cast(spark_type(r)) for c in a])),
     "least": lambda a, t, r: _null_if_any(a, F.least(*[c.cast(spark_type(r)) for c in a])),
     "locate": _call("locate"), "instr": _call("instr"),
-    "lpad": _call("lpad"), "rpad": _call("rpad"), "repeat": _call("repeat"),
+    "lpad": _pad("lpad"), "rpad": _pad("rpad"), "repeat": _call("repeat"),
     "reverse": _call("reverse"), "left": _call("left"), "right": _call("right"),
     "regexp_replace": _call("regexp_replace"), "regexp_extract": _regexp_extract,
     "regexp": _call("regexp"),

@@ -91,10 +91,12 @@ class FlinkParser(Spark.Parser):
         # DATE_FORMAT reads a string argument as a time and converts the Java pattern, its
         # REGEXP_EXTRACT without an index takes group 1 (Flink: the whole match), its
         # LPAD/RPAD become one PAD node our translation does not know, its UNIX_TIMESTAMP
-        # and FROM_UNIXTIME convert the Java pattern
+        # and FROM_UNIXTIME convert the Java pattern, its LTRIM/RTRIM take the characters
+        # first (Flink's: LTRIM(text, characters))
         **{name: _as_written(name) for name in ("ARRAY_SORT", "SPLIT", "ARRAY_SLICE",
                                                   "DATE_FORMAT", "REGEXP_EXTRACT", "LPAD",
-                                                  "RPAD", "UNIX_TIMESTAMP", "FROM_UNIXTIME")},
+                                                  "RPAD", "UNIX_TIMESTAMP", "FROM_UNIXTIME",
+                                                  "LTRIM", "RTRIM")},
     }
 
     FUNCTION_PARSERS = {

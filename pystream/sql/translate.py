@@ -967,10 +967,19 @@ def _not(node: exp.Not, scope: Optional[Scope]) -> ex.Expr:
         return ex.Call("is_not_null", (to_expr(inner.this, scope),))
     if isinstance(inner, exp.In) and inner.args.get("query") is None:
         return ex.Call("not_in", _args([inner.this] + inner.expressions, scope))
-    if isinstance(inner, exp.Between):
+    if isinstance(inner, exp.Between) and not inner.args.get("symmetric"):
         return ex.Call("not_between", _args([inner.this, inner.args["low"],
                                              inner.args["high"]], scope))
     return ex.Call("not", (to_expr(inner, scope),))
+
+
+def _between(node: exp.Between, scope: Optional[Scope]) -> ex.Expr:
+    """``x BETWEEN [SYMMETRIC] low AND high``: SYMMETRIC takes the bounds in either order."""
+    x, low, high = _args([node.this, node.args["low"], node.args["high"]], scope)
+    ordered = ex.Call("between", (x, low, high))
+    if not node.args.get("symmetric"):
+        return ordered
+    return ex.Call("or", (ordered, ex.Call("between", (x, high, low))))
 
 
 def _is(node: exp.Is, scope: Optional[Scope]) -> ex.Expr:
@@ -1236,8 +1245,7 @@ EXPRESSIONS: Dict[type, Callable[[Any, Optional[Scope]], ex.Expr]] = {
     exp.Not: _not,
     exp.Neg: lambda node, scope: ex.Call("negate", (to_expr(node.this, scope),)),
     exp.Is: _is,
-    exp.Between: lambda node, scope: ex.Call("between", _args(
-        [node.this, node.args["low"], node.args["high"]], scope)),
+    exp.Between: _between,
     exp.In: _in,
     exp.Case: _case,
     exp.If: lambda node, scope: ex.Call("if", _args(
