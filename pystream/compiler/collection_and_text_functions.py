@@ -7,6 +7,7 @@ translation does what Flink does: Flink returns NULL or lets the last key win.
 """
 from __future__ import annotations
 
+import functools
 from typing import Callable, Dict, List
 
 from pyspark.sql import Column
@@ -35,8 +36,10 @@ def _array_slice(args: List[Column], types, result) -> Column:
 
     start = F.greatest(position(args[1]), F.lit(1))
     end = F.least(position(args[2]), size) if len(args) > 2 else size
-    return F.when(start > end, _empty_like(array)).otherwise(
+    sliced = F.when(start > end, _empty_like(array)).otherwise(
         F.slice(array, start, end - start + 1))
+    offsets = [offset.isNotNull() for offset in args[1:]]  # (GREATEST skips a NULL)
+    return F.when(functools.reduce(lambda a, b: a & b, offsets), sliced)  # a NULL offset: NULL
 
 
 def _array_sort(args: List[Column], types, result) -> Column:
@@ -63,9 +66,13 @@ def _map_union(args: List[Column], types, result) -> Column:
 
 
 def _split(args: List[Column], types, result) -> Column:
-    """SPLIT(string, delimiter): the delimiter taken literally, trailing empty strings kept."""
+    """SPLIT(string, delimiter): the delimiter taken literally, trailing empty strings kept;
+    '' is no string at all, an empty delimiter splits into the characters."""
     string, delimiter = args
-    return F.split(string, F.concat(F.lit("\\Q"), delimiter, F.lit("\\E")), -1)
+    by_delimiter = F.split(string, F.concat(F.lit("\\Q"), delimiter, F.lit("\\E")), -1)
+    characters = F.split(string, "")  # an empty delimiter: each character
+    return F.when(string == F.lit(""), _empty_like(by_delimiter)) \
+        .when(delimiter == F.lit(""), characters).otherwise(by_delimiter)
 
 
 def _str_to_map(args: List[Column], types, result) -> Column:
@@ -111,8 +118,16 @@ def _json_text(value: Column) -> Column:
 
 
 def _json_quote(args: List[Column], types, result) -> Column:
-    """JSON_QUOTE(string): a JSON string literal, Flink's escapes (also '/' as '\\/')."""
-    return F.replace(_json_text(args[0]), F.lit("/"), F.lit("\\/"))
+    """JSON_QUOTE(string): a JSON string literal, Flink's escapes (also '/' as '\\/', and
+    characters beyond ASCII as \\uXXXX)."""
+    text = F.replace(_json_text(args[0]), F.lit("/"), F.lit("\\/"))
+
+    def escaped(char: Column) -> Column:  # beyond ASCII as \\u00c4 (in the BMP)
+        point = F.ascii(char)
+        return F.when((point > 127) & (point < 65536), F.concat(
+            F.lit("\\u"), F.lower(F.lpad(F.hex(point), 4, "0")))).otherwise(char)
+
+    return F.when(text.isNotNull(), F.array_join(F.transform(F.split(text, ""), escaped), ""))
 
 
 def _json_unquote(args: List[Column], types, result) -> Column:

@@ -170,6 +170,16 @@ def _round(args: List[Column], types: List[DataType], result: DataType) -> Colum
     return F.call_function("round", value, *args[1:])
 
 
+def _logarithm(name: str) -> Callable:
+    """LN, LOG10, LOG2, LOG([base,] x) as Java's Math.log: -Infinity at 0 and NaN below (Spark's
+    are NULL there)."""
+    def translate(args: List[Column], types, result) -> Column:
+        x = args[-1].cast("double")
+        return F.when(x > 0, F.call_function(name, *args)) \
+            .when(x == 0, F.lit(float("-inf"))).when(x < 0, F.lit(float("nan")))
+    return translate
+
+
 def _pad(name: str) -> Callable:
     """LPAD/RPAD: a negative length is NULL (Spark's: '')."""
     return lambda args, types, result: F.when(args[1] >= 0, F.call_function(name, *args))
@@ -263,8 +273,9 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "abs": _call("abs"), "sign": _call("sign"), "floor": _floor_or_ceil("floor"),
     "ceil": _floor_or_ceil("ceil"),
     "round": _round, "truncate": _op(_truncate),
-    "power": _call("power"), "sqrt": _call("sqrt"), "exp": _call("exp"), "ln": _call("ln"),
-    "log10": _call("log10"), "log2": _call("log2"), "log": _call("log"), "sin": _call("sin"),
+    "power": _call("power"), "sqrt": _call("sqrt"), "exp": _call("exp"), "ln": _logarithm("ln"),
+    "log10": _logarithm("log10"), "log2": _logarithm("log2"), "log": _logarithm("log"),
+    "sin": _call("sin"),
     "cos": _call("cos"), "tan": _call("tan"), "asin": _call("asin"), "acos": _call("acos"),
     "atan": _call("atan"), "atan2": _call("atan2"), "sinh": _call("sinh"),
     "cosh": _call("cosh"), "tanh": _call("tanh"), "cot": _call("cot"),
