@@ -77,7 +77,7 @@ def _split(args: List[Column], types, result) -> Column:
 
 def _str_to_map(args: List[Column], types, result) -> Column:
     """STR_TO_MAP(string[, pair delimiter ',', key-value delimiter '=']): both regexes; a
-    later pair replaces an earlier one of the same key."""
+    later pair replaces an earlier one of the same key; '' is the empty map."""
     string = args[0]
     pairs = args[1] if len(args) > 1 else F.lit(",")
     separator = args[2] if len(args) > 2 else F.lit("=")
@@ -88,7 +88,8 @@ def _str_to_map(args: List[Column], types, result) -> Column:
         key, value = F.get(parts, 0), F.get(parts, 1)
         return F.map_concat(F.map_filter(acc, lambda k, v: k != key), F.create_map(key, value))
 
-    return F.when(string.isNotNull(), F.aggregate(F.split(string, pairs, -1), empty, add))
+    return F.when(string == F.lit(""), empty).when(
+        string.isNotNull(), F.aggregate(F.split(string, pairs, -1), empty, add))
 
 
 def _elt(args: List[Column], types, result) -> Column:
@@ -185,7 +186,8 @@ def _inet_ntoa(args: List[Column], types, result) -> Column:
 COLLECTION_AND_TEXT_FUNCTIONS: Dict[str, Callable] = {
     "array_append": _call("array_append"), "array_prepend": _call("array_prepend"),
     "array_concat": _call("concat"), "array_distinct": _call("array_distinct"),
-    "array_remove": _call("array_remove"), "array_reverse": _call("reverse"),
+    "array_remove": lambda args, types, result: F.filter(  # NULL removes the NULLs
+        args[0], lambda e: ~e.eqNullSafe(args[1])), "array_reverse": _call("reverse"),
     "array_position": _call("array_position"), "array_max": _call("array_max"),
     "array_min": _call("array_min"), "array_join": _call("array_join"),
     "array_union": _call("array_union"), "array_intersect": _call("array_intersect"),

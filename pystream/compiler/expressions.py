@@ -297,7 +297,9 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "array": _call("array"), "map": _call("map"), "cardinality": _call("size"),
     "element": _op(lambda a: F.when(F.size(a) == 1, F.get(a, 0))),
     "item": lambda a, t, r: F.element_at(a[0], a[1]),
-    "array_contains": _call("array_contains"),
+    # NULL is an element like any other (Spark's: NULL where no element matches and one is NULL)
+    "array_contains": _op(lambda array, x: F.when(
+        array.isNotNull(), F.exists(array, lambda e: e.eqNullSafe(x)))),
     "starts_with": _call("startswith"), "ends_with": _call("endswith"),
     # Java's Character.isLetter / isDigit for every character, BigDecimal's number syntax;
     # NULL and '' are false
