@@ -268,7 +268,9 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "md5": _call("md5"), "sha1": _call("sha1"),
     "sha224": _op(lambda a: F.sha2(a, 224)), "sha256": _op(lambda a: F.sha2(a, 256)),
     "sha384": _op(lambda a: F.sha2(a, 384)), "sha512": _op(lambda a: F.sha2(a, 512)),
-    "sha2": _call("sha2"), "overlay": _call("overlay"), "uuid": _call("uuid"),
+    "sha2": _call("sha2"), "uuid": _call("uuid"),
+    "overlay": _op(lambda s, *rest: F.when(  # from past the end: the text as it is
+        rest[1] > F.char_length(s), s).otherwise(F.overlay(s, *rest))),
     "hex": _call("hex"), "bin": _call("bin"),
     "abs": _call("abs"), "sign": _call("sign"), "floor": _floor_or_ceil("floor"),
     "ceil": _floor_or_ceil("ceil"),
