@@ -8,6 +8,7 @@ import pytest
 
 from pystream import jvm_archive, session
 from pystream.datastream import RuntimeExecutionMode, StreamExecutionEnvironment
+from tests.helpers import INTERPRETED_SPARK
 from tests.servers import connect_url  # noqa: F401 - the shared Spark Connect server
 
 TEST_CONF = {
@@ -15,11 +16,7 @@ TEST_CONF = {
     "spark.sql.shuffle.partitions": "2",
     "spark.default.parallelism": "2",
     "spark.driver.memory": "2g",
-    # tests run thousands of queries over a few rows: Spark's interpreted operators answer
-    # those sooner than generated code compiles (programs the tests start keep Spark's
-    # defaults, so both paths stay covered)
-    "spark.sql.codegen.wholeStage": "false",
-    "spark.sql.codegen.factoryMode": "NO_CODEGEN",
+    **INTERPRETED_SPARK,
 }
 
 

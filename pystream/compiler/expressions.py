@@ -406,14 +406,15 @@ def aggregate_column(call: ex.Call, schema: Schema) -> Column:
     if make is None:
         raise UnsupportedFeatureError("the aggregate function %s() on Spark" % call.name.upper())
     result = type_of(call, schema)
-    return make(_aggregated(call, schema, result), call.distinct).cast(spark_type(result))
+    args = _aggregated(call, [to_column(a, schema) for a in call.args], result)
+    return make(args, call.distinct).cast(spark_type(result))
 
 
-def _aggregated(call: ex.Call, schema: Schema, result: DataType) -> List[Column]:
-    """The columns an aggregate call aggregates. AVG of DECIMALs averages them in its
-    result's type (Flink's DECIMAL(38, s)): Spark's AVG adds only four digits of scale and
-    rounds there (33333334.333300 where Flink has 33333334.333333)."""
-    args = [to_column(a, schema) for a in call.args]
+def _aggregated(call: ex.Call, args: List[Column], result: DataType) -> List[Column]:
+    """The columns an aggregate call aggregates, from its arguments' columns. AVG of
+    DECIMALs averages them in its result's type (Flink's DECIMAL(38, s)): Spark's AVG adds
+    only four digits of scale and rounds there (33333334.333300 where Flink has
+    33333334.333333)."""
     if call.name == "avg" and isinstance(result, DecimalType):
         return [args[0].cast(spark_type(result))]
     return args
@@ -444,13 +445,14 @@ def running_aggregate_column(call: ex.Call, schema: Schema, window) -> Column:
     if isinstance(call, ex.UserCall):  # a growing frame: one call per row of the frame
         return _user_aggregate(call, schema).over(window)
     args = [to_column(a, schema) for a in call.args]
+    result = type_of(call, schema)
     if call.name in RANKING:
-        return RANKING[call.name]().over(window).cast(spark_type(type_of(call, schema)))
+        return RANKING[call.name]().over(window).cast(spark_type(result))
     if call.name in OFFSETS:
-        result = spark_type(type_of(call, schema))
+        offset_type = spark_type(result)
         offset = call.args[1].value if len(call.args) > 1 else 1
-        default = args[2].cast(result) if len(call.args) > 2 else None
-        shifted = OFFSETS[call.name](args[0].cast(result), offset).over(window)
+        default = args[2].cast(offset_type) if len(call.args) > 2 else None
+        shifted = OFFSETS[call.name](args[0].cast(offset_type), offset).over(window)
         return shifted if default is None else F.when(
             OFFSETS[call.name](F.lit(1), offset).over(window).isNull(), default
         ).otherwise(shifted)
@@ -463,8 +465,8 @@ def running_aggregate_column(call: ex.Call, schema: Schema, window) -> Column:
         if make is None:
             raise UnsupportedFeatureError("the aggregate function %s() over a window"
                                           % call.name.upper())
-        column = make(_aggregated(call, schema, type_of(call, schema)), False).over(window)
-    return column.cast(spark_type(type_of(call, schema)))
+        column = make(_aggregated(call, args, result), False).over(window)
+    return column.cast(spark_type(result))
 
 
 def literal(value, data_type: DataType) -> Column:

@@ -12,6 +12,7 @@ PyFlink's answer).
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -38,6 +39,7 @@ KNOWN_FILE = ROOT / "tests" / "generated" / "known.json"
 KNOWN: dict = json.loads(KNOWN_FILE.read_text()) if KNOWN_FILE.exists() else {}
 
 
+@functools.lru_cache(maxsize=1)
 def recorded() -> list:
     path = ROOT / EXPECTED_FILE
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
