@@ -165,10 +165,12 @@ class TableJob:
         """A STREAMING query reading an unbounded table: it runs as a streaming job."""
         return self.streaming and not all(is_bounded(n) for n in ops.walk(rel))
 
-    def frame(self, rel: ops.Rel, subtasks: bool = False, compiler=None):
+    def frame(self, rel: ops.Rel, subtasks: bool = False, compiler=None, ordered: bool = True):
         """The Spark DataFrame of ``rel``'s rows in order, with ``__op`` when updating (and,
         with ``subtasks``, ``__part``: the Spark partition each row was computed in). An
-        unbounded query is a streaming DataFrame, in a job of ``compiler``."""
+        unbounded query is a streaming DataFrame, in a job of ``compiler``. Without
+        ``ordered`` (a sink that discards its rows) the rows stay in the partitions they are
+        computed in, not gathered into one and sorted."""
         if compiler is None and self.is_unbounded(rel):
             return self._unbounded_plan(rel)
         ctx = self._context(compiler)
@@ -181,8 +183,9 @@ class TableJob:
         names = [quoted(n) for n in rel.schema.names]
         df = frame.df.withColumn(PART, F.spark_partition_id()) if subtasks else frame.df
         part = [F.col(PART)] if subtasks else []
-        if not ctx.changelog:
-            return df.select(*names, *part), False
+        if not ctx.changelog or not ordered:
+            return df.select(*names, *([F.col(OP)] if frame.updating and ctx.changelog
+                                       else []), *part), frame.updating and ctx.changelog
         if frame.updating:
             return _in_order(df, SEQ, SUB).select(*names, F.col(OP), *part), True
         return _in_order(df, SEQ).select(*names, *part), False
@@ -365,7 +368,7 @@ class TableJob:
                 raise ValidationException(
                     "Connector '%s' can only be used as a source. It cannot be used as a sink."
                     % connector)
-            df, updating = self.frame(rel)
+            df, updating = self.frame(rel, ordered=connector not in UNORDERED_SINKS)
             if updating and not _takes_changelog(target.options, sink.primary_key):
                 raise TableException(
                     "Table sink '%s' doesn't support consuming update changes." % name)
@@ -424,6 +427,10 @@ class TableJob:
             else:
                 prefix = "%s> " % identifier if identifier else ""
             print(prefix + changelog_line(row, types), file=stream)
+
+
+# sinks whose rows nobody sees, so their order needs no sort
+UNORDERED_SINKS = ("blackhole",)
 
 
 def _in_order(df, *columns: str):
