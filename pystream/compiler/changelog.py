@@ -19,12 +19,12 @@ from pyspark.sql import Column, Window
 from pyspark.sql import functions as F
 from pyspark.sql import types as st
 
+from pystream.common import data_types as T
 from pystream.compiler.expressions import quoted, to_column
 from pystream.errors import UnsupportedFeatureError
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.relational.resolve import type_of
-from pystream.table import types as T
 
 __all__ = ["unbounded_aggregate", "bundled_aggregate", "aggregate_spec"]
 

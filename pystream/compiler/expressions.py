@@ -14,15 +14,7 @@ from typing import Any, Callable, Dict, List, Tuple
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 
-from pystream.compiler.collection_and_text_functions import (
-    COLLECTION_AND_TEXT_FUNCTIONS,
-    JSON_CONSTRUCTORS,
-)
-from pystream.errors import UnsupportedFeatureError
-from pystream.relational import expressions as ex
-from pystream.relational.resolve import type_of
-from pystream.relational.schema import Schema
-from pystream.table.types import (
+from pystream.common.data_types import (
     BooleanType,
     CharType,
     DataType,
@@ -34,6 +26,14 @@ from pystream.table.types import (
     TimestampType,
     VarCharType,
 )
+from pystream.compiler.collection_and_text_functions import (
+    COLLECTION_AND_TEXT_FUNCTIONS,
+    JSON_CONSTRUCTORS,
+)
+from pystream.errors import UnsupportedFeatureError
+from pystream.relational import expressions as ex
+from pystream.relational.resolve import type_of
+from pystream.relational.schema import Schema
 from pystream.util.exceptions import ValidationException
 
 __all__ = ["to_column", "aggregate_column", "SPARK_FUNCTIONS", "quoted"]

@@ -18,8 +18,8 @@ from typing import Dict, List, Optional, Sequence
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 
+from pystream.common import data_types as T
 from pystream.relational.schema import Field
-from pystream.table import types as T
 
 LONGEST_UNQUOTED = 24
 NUMBERS = (T.TinyIntType, T.SmallIntType, T.IntType, T.BigIntType, T.FloatType, T.DoubleType)

@@ -25,6 +25,18 @@ from pyspark.sql import Column, DataFrame, Window
 from pyspark.sql import functions as F
 from pyspark.sql import types as st
 
+from pystream.common.data_types import (
+    BigIntType,
+    DateType,
+    DecimalType,
+    IntType,
+    LocalZonedTimestampType,
+    MapType,
+    RowType,
+    SmallIntType,
+    TimestampType,
+    TinyIntType,
+)
 from pystream.compiler import table_connectors
 from pystream.compiler.expressions import (
     OFFSETS,
@@ -57,18 +69,6 @@ from pystream.relational.time_bounded import (
     is_window_ranking,
     shifted_time,
     window_of,
-)
-from pystream.table.types import (
-    BigIntType,
-    DateType,
-    DecimalType,
-    IntType,
-    LocalZonedTimestampType,
-    MapType,
-    RowType,
-    SmallIntType,
-    TimestampType,
-    TinyIntType,
 )
 from pystream.util.exceptions import TableException
 

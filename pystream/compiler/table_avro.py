@@ -20,8 +20,8 @@ from pyspark.sql import Column
 from pyspark.sql import functions as F
 from pyspark.sql import types as st
 
+from pystream.common import data_types as T
 from pystream.relational.schema import Field
-from pystream.table import types as T
 from pystream.util.exceptions import ValidationException
 
 __all__ = ["avro_schema", "avro_decoded", "avro_encoded"]

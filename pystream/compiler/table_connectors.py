@@ -13,6 +13,7 @@ from typing import Callable, Dict, List
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 
+from pystream.common import data_types as T
 from pystream.compiler import flink_csv
 from pystream.compiler.bad_records import (
     PARSER_OPTIONS,
@@ -24,7 +25,6 @@ from pystream.compiler.bad_records import (
 from pystream.compiler.changelog_formats import CHANGELOG_FORMATS, INSERT, changes, encoded
 from pystream.relational import operations as ops
 from pystream.relational.schema import Schema
-from pystream.table import types as T
 from pystream.util.exceptions import ValidationException
 
 __all__ = ["read", "is_bounded", "SOURCES", "SINKS", "datagen_rows"]

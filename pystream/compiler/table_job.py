@@ -18,6 +18,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 
 from pyspark.sql import functions as F
 
+from pystream.common.data_types import DataTypes
 from pystream.common.job import JobID
 from pystream.common.types import Row, RowKind
 from pystream.compiler import table_connectors
@@ -41,7 +42,6 @@ from pystream.table.result_kind import ResultKind
 from pystream.table.table_config import TableConfig
 from pystream.table.table_result import CloseableIterator, TableResult, row_kind_of
 from pystream.table.table_schema import TableSchema
-from pystream.table.types import DataTypes
 from pystream.util.exceptions import TableException, ValidationException
 
 __all__ = ["TableJob"]

@@ -14,6 +14,7 @@ from typing import Dict, List, Optional, Tuple
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 
+from pystream.common import data_types as T
 from pystream.compiler.bad_records import (
     CORRUPT,
     PARSER_OPTIONS,
@@ -26,7 +27,6 @@ from pystream.compiler.table_connectors import required_option
 from pystream.plan import JobSettings, plan
 from pystream.relational import operations as ops
 from pystream.relational.schema import Field, Schema
-from pystream.table import types as T
 from pystream.util.exceptions import ValidationException
 
 __all__ = ["read_kafka", "kafka_writer", "kafka_bounded"]

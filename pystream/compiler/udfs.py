@@ -16,10 +16,10 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 
+from pystream.common.data_types import DataType, RowType
 from pystream.metrics import MetricGroup
 from pystream.runtime.dependencies import Bundle, shipped
 from pystream.runtime.metric_reports import MetricsTarget
-from pystream.table.types import DataType, RowType
 from pystream.table.udf import FunctionContext, UserDefinedFunction, is_async, python_callable
 
 __all__ = ["FunctionOptions", "function_options", "scalar_udf_column", "table_udf_column"]
@@ -481,7 +481,7 @@ def _plain(data_type: DataType, method: str) -> bool:
 
 def _arrow_value(data_type: DataType, value: Any) -> Any:
     """A Spark value as Arrow builds it: ROWs as dicts (Arrow's structs), in arrays too."""
-    from pystream.table import types as T
+    from pystream.common import data_types as T
 
     if value is None:
         return None
@@ -497,7 +497,7 @@ def _python_kinds(data_type: DataType) -> Optional[tuple]:
     fail without naming the function (None: any)."""
     import numbers
 
-    from pystream.table import types as T
+    from pystream.common import data_types as T
 
     if isinstance(data_type, (T.TinyIntType, T.SmallIntType, T.IntType, T.BigIntType)):
         return (numbers.Integral,)

@@ -10,6 +10,16 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from pystream.common import type_rules
+from pystream.common.data_types import (
+    ArrayType,
+    DataTypes,
+    LocalZonedTimestampType,
+    MapType,
+    MultisetType,
+    RowType,
+    TimestampType,
+)
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.relational.explain import explain
@@ -26,16 +36,6 @@ from pystream.relational.resolve import (
 )
 from pystream.relational.schema import Field, Schema
 from pystream.relational.time_bounded import conjuncts, is_interval_join
-from pystream.table import type_rules
-from pystream.table.types import (
-    ArrayType,
-    DataTypes,
-    LocalZonedTimestampType,
-    MapType,
-    MultisetType,
-    RowType,
-    TimestampType,
-)
 from pystream.util.exceptions import ValidationException
 
 __all__ = ["project", "correlate", "filter_", "aggregate", "window_aggregate", "join", "set_op",

@@ -13,8 +13,8 @@ import re
 from decimal import Decimal
 from typing import Any, Callable, Dict, Optional
 
+from pystream.common import data_types as t
 from pystream.relational import expressions as ex
-from pystream.table import types as t
 
 _INTEGER_RANGES = {t.TinyIntType: 8, t.SmallIntType: 16, t.IntType: 32, t.BigIntType: 64}
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Optional, Tuple
 
-from pystream.table.types import DataType
+from pystream.common.data_types import DataType
 
 __all__ = ["Expr", "Column", "Literal", "Call", "Alias", "Cast", "Star", "Symbol",
            "ColumnRange", "OverCall", "Ordering", "WindowRef", "SubQuery", "UserCall", "walk",

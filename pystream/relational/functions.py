@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence
 
+from pystream.common import type_rules
+from pystream.common.data_types import DataType, DataTypes
 from pystream.relational import expressions as ex
-from pystream.table import type_rules
-from pystream.table.types import DataType, DataTypes
 
 __all__ = ["Function", "FUNCTIONS", "lookup", "SQL_NAMES"]
 

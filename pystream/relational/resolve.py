@@ -8,6 +8,14 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence
 
+from pystream.common.data_types import (
+    BooleanType,
+    DataType,
+    DataTypes,
+    DecimalType,
+    RowField,
+    RowType,
+)
 from pystream.relational import functions
 from pystream.relational.expressions import (
     Alias,
@@ -25,14 +33,6 @@ from pystream.relational.expressions import (
     walk,
 )
 from pystream.relational.schema import Field, Schema
-from pystream.table.types import (
-    BooleanType,
-    DataType,
-    DataTypes,
-    DecimalType,
-    RowField,
-    RowType,
-)
 from pystream.util.exceptions import ValidationException
 
 __all__ = ["type_of", "field_of", "expand", "output_name", "is_aggregate", "aggregate_calls",

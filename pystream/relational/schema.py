@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterable, Optional, Tuple
 
-from pystream.table.types import DataType
+from pystream.common.data_types import DataType
 from pystream.util.exceptions import ValidationException
 
 __all__ = ["Field", "Schema"]

@@ -11,6 +11,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from sqlglot import exp
 
+from pystream.common.data_types import DataTypes
 from pystream.errors import UnsupportedFeatureError
 from pystream.relational import build
 from pystream.relational import expressions as ex
@@ -33,7 +34,6 @@ from pystream.table.catalog import CatalogTable, CatalogView, path_text
 from pystream.table.result_kind import ResultKind
 from pystream.table.schema import Schema as DeclaredSchema
 from pystream.table.table_result import TableResult
-from pystream.table.types import DataTypes
 from pystream.util.exceptions import ValidationException
 
 __all__ = ["execute", "execute_parsed", "query", "insert_plan", "HANDLERS"]

@@ -16,6 +16,8 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from sqlglot import exp
 
+from pystream.common import type_rules
+from pystream.common.data_types import DataTypes
 from pystream.errors import UnsupportedFeatureError
 from pystream.relational import build, constants, functions
 from pystream.relational import expressions as ex
@@ -26,8 +28,6 @@ from pystream.sql.correlation import conjuncts, decorrelate
 from pystream.sql.dialect import Flink, LateralTable, WindowTVF, to_sql
 from pystream.sql.parse import parse_expression
 from pystream.sql.types import data_type_from_sql
-from pystream.table import type_rules
-from pystream.table.types import DataTypes
 from pystream.util.exceptions import SqlParserException, TableException, ValidationException
 
 __all__ = ["Scope", "query_to_rel", "expression_from_sql", "to_expr"]

@@ -6,7 +6,7 @@ from typing import Callable, Dict, List
 
 from sqlglot import exp
 
-from pystream.table.types import MAX_LENGTH, DataType, DataTypes
+from pystream.common.data_types import MAX_LENGTH, DataType, DataTypes
 from pystream.util.exceptions import ValidationException
 
 __all__ = ["data_type_from_sql", "parse_data_type"]

@@ -1,7 +1,7 @@
 """PyFlink's Table API (``pyflink.table``): TableEnvironment, Table, DataTypes, descriptors.
 
 Names are loaded when first used (PEP 562), so ``import pystream.table`` stays cheap and the
-modules below can import ``pystream.table.types`` without a cycle.
+modules below can import from it without a cycle.
 """
 from importlib import import_module
 

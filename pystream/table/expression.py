@@ -11,10 +11,10 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any, Generic, TypeVar, Union
 
+from pystream.common import type_rules
+from pystream.common.data_types import DataType, DataTypes, VarCharType
 from pystream.relational import expressions as ex
 from pystream.relational.printing import expression_string
-from pystream.table import type_rules
-from pystream.table.types import DataType, DataTypes, VarCharType
 
 __all__ = ["Expression", "TimeIntervalUnit", "TimePointUnit", "JsonType", "JsonOnNull",
            "to_node"]

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from typing import Any, Union
 
+from pystream.common import type_rules
+from pystream.common.data_types import DataType, DataTypes
 from pystream.relational import expressions as ex
 from pystream.relational import functions
-from pystream.table import type_rules
 from pystream.table.expression import (
     Expression,
     JsonOnNull,
@@ -16,7 +17,6 @@ from pystream.table.expression import (
     _data_type,
     to_node,
 )
-from pystream.table.types import DataType, DataTypes
 
 __all__ = [
     "col", "lit", "range_", "and_", "or_", "not_", "current_date", "current_time",

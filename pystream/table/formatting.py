@@ -7,7 +7,7 @@ import unicodedata
 from decimal import Decimal
 from typing import Iterable, List, Optional
 
-from pystream.table import types as T
+from pystream.common import data_types as T
 
 __all__ = ["flink_string", "tableau_lines", "changelog_line", "java_double", "java_float"]
 

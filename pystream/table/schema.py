@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import List, Optional, Tuple, Union
 
+from pystream.common.data_types import DataType, RowType
 from pystream.table.expression import Expression
-from pystream.table.types import DataType, RowType
 
 __all__ = ["Schema"]
 

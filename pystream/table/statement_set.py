@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, List
 
+from pystream.common.data_types import DataTypes
 from pystream.table.table_pipeline import TablePipeline
 from pystream.table.table_result import JobClients, TableResult
-from pystream.table.types import DataTypes
 
 if TYPE_CHECKING:
     from pystream.table.table import Table

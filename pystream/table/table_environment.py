@@ -10,6 +10,15 @@ import itertools
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Union
 
+from pystream.common.data_types import (
+    DataType,
+    DataTypes,
+    RowField,
+    RowType,
+    from_type_info,
+    infer_data_type,
+    verify_value,
+)
 from pystream.errors import UnsupportedFeatureError
 from pystream.relational import build
 from pystream.relational import expressions as ex
@@ -23,15 +32,6 @@ from pystream.table.table import Table
 from pystream.table.table_config import TableConfig
 from pystream.table.table_descriptor import TableDescriptor
 from pystream.table.table_result import TableResult
-from pystream.table.types import (
-    DataType,
-    DataTypes,
-    RowField,
-    RowType,
-    from_type_info,
-    infer_data_type,
-    verify_value,
-)
 from pystream.util.exceptions import ValidationException
 
 if TYPE_CHECKING:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import List, Optional, Union
 
+from pystream.common.data_types import DataType, DataTypes, RowType
 from pystream.relational.schema import Field, Schema
-from pystream.table.types import DataType, DataTypes, RowType
 
 __all__ = ["TableSchema"]
 

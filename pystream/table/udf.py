@@ -25,7 +25,7 @@ import functools
 import inspect
 from typing import TYPE_CHECKING, Callable, List, Optional, Union
 
-from pystream.table.types import DataType, RowField, RowType
+from pystream.common.data_types import DataType, RowField, RowType
 
 if TYPE_CHECKING:
     from pystream.metrics import MetricGroup
@@ -358,7 +358,7 @@ class UserDefinedTableAggregateFunctionWrapper(UserDefinedAggregateFunctionWrapp
 
     @property
     def result_type(self) -> DataType:
-        from pystream.table.types import DataTypes
+        from pystream.common.data_types import DataTypes
 
         return DataTypes.ROW([DataTypes.FIELD("__n", DataTypes.BIGINT()),
                               DataTypes.FIELD("__rows", DataTypes.ARRAY(self.row_type))])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import List, Optional
 
+from pystream.common.data_types import DataType, DataTypes, RowType
 from pystream.common.serialization import (
     CsvRowDeserializationSchema,
     CsvRowSerializationSchema,
@@ -17,7 +18,6 @@ from pystream.common.serialization import (
 )
 from pystream.common.typeinfo import TypeInformation
 from pystream.datastream.connectors.file_system import StreamFormat
-from pystream.table.types import DataType, DataTypes, RowType
 
 __all__ = ["CsvSchema", "CsvSchemaBuilder", "CsvReaderFormat", "CsvBulkWriters",
            "CsvRowDeserializationSchema", "CsvRowSerializationSchema"]

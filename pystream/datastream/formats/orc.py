@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Optional
 
 from pystream.common.configuration import Configuration
+from pystream.common.data_types import RowType
 from pystream.common.typeinfo import TypeInformation
 from pystream.datastream.formats.parquet import ParquetWriterFactory
-from pystream.table.types import RowType
 
 __all__ = ["OrcBulkWriters"]
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Optional
 
 from pystream.common.configuration import Configuration
+from pystream.common.data_types import DataTypes, RowType  # noqa: F401 - doctest
 from pystream.common.serialization import RowDataBulkWriterFactory
 from pystream.common.typeinfo import TypeInformation
 from pystream.datastream.connectors.file_system import BulkFormat
 from pystream.errors import UnsupportedFeatureError
-from pystream.table.types import DataTypes, RowType  # noqa: F401 - doctest
 
 __all__ = ["AvroParquetReaders", "AvroParquetWriters", "ParquetColumnarRowInputFormat",
            "ParquetBulkWriters"]

@@ -7,7 +7,7 @@ import datetime
 import decimal
 from typing import Any, Optional, Sequence
 
-from pystream.table.types import (
+from pystream.common.data_types import (
     ArrayType,
     BigIntType,
     BinaryType,
