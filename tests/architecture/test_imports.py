@@ -23,6 +23,11 @@ on which one is imported first, sees the other half-initialised. The test fails 
 cycle it finds. An import inside a function can hide a cycle of dependencies from that test;
 ``LAZY_FORBIDDEN`` lists the ones that were removed so they stay removed.
 
+**Layers.** ``LAYERS`` orders the packages (shared types, nodes and worker code, planning,
+the compiler, the APIs, the server, the shell, the command); no import, not even inside a
+function, runs up from one layer to a higher one, apart from the ones ``UPWARD_IMPORTS``
+lists as they are today (a ratchet: an entry that no longer happens must go).
+
 **Private names.** ``pyshell`` is a client of pystream like any program: it must not reach
 into what pystream keeps private (``from pystream.x import _name``, ``import pystream._x``,
 ``obj._attr``), so pystream can change its insides without breaking the shell. Attributes
@@ -235,6 +240,76 @@ def test_no_lazy_import_turns_a_dependency_around():
                 wrong += ["%s imports %s" % (module, m) for m in sorted(lazy)
                           if m == target or m.startswith(target + ".")]
     assert not wrong, "\n".join(wrong)
+
+
+# The layers, lowest first: a module imports (at module level or inside a function) only
+# modules of its own layer or below. Top-level names of ``pystream``; ``pyshell`` is above
+# them all and ``pystream.cli`` (the ``pystream`` command, which also starts the shell)
+# above it.
+LAYERS = (
+    ("util", "errors", "common", "metrics", "cache", "own_code", "jvm_archive",
+     "session_settings"),                         # shared by all: data types, errors, config
+    ("graph", "relational", "runtime"),           # the API's nodes; code in Spark's workers
+    ("plan", "session", "dependencies"),          # pure planning; starting Spark
+    ("compiler",),                                # plans to Spark DataFrames and queries
+    ("datastream", "table", "sql", "jvm_workload"),  # the APIs
+    ("server",),
+    ("pyshell",),
+    ("cli", "__main__"),
+)
+
+# (module, the package above it that it imports): imports that run up the layers today.
+# The test fails on a new one, and on an entry that no longer happens (then it goes).
+UPWARD_IMPORTS = {
+    # connector classes of the DataStream API, looked up by the compiler and the planner
+    *[("pystream.compiler.connectors" + m, "pystream.datastream")
+      for m in ("", ".builtin", ".files", ".jdbc", ".kafka", ".table")],
+    ("pystream.compiler.table_jdbc", "pystream.datastream"),
+    ("pystream.compiler.table_kafka", "pystream.datastream"),
+    ("pystream.plan.batch", "pystream.datastream"),
+    ("pystream.plan.planner", "pystream.datastream"),
+    # unbounded Table queries built as DataStream jobs through the public API
+    ("pystream.compiler.relational", "pystream.datastream"),
+    ("pystream.compiler.table_job", "pystream.datastream"),
+    ("pystream.compiler.table_job", "pystream.table"),
+    ("pystream.compiler.connectors.table", "pystream.table"),
+    ("pystream.compiler.udfs", "pystream.datastream"),
+    ("pystream.compiler.udfs", "pystream.table"),
+    # user-facing function, state and window classes the workers call
+    *[("pystream.runtime." + m, "pystream.datastream")
+      for m in ("async_io", "context", "kafka", "keyed", "keyed_broadcast", "partitioning",
+                "stage", "state", "windows")],
+    ("pystream.common.serialization", "pystream.runtime"),  # codecs of the serialization schemas
+    ("pystream.session", "pystream.server"),  # a process's session may be the warm server's
+}
+
+
+def _layer(module: str) -> int:
+    parts = module.split(".")
+    name = parts[0] if parts[0] != "pystream" or len(parts) == 1 else parts[1]
+    if name == "pystream":  # the package's own __init__: the API
+        name = "datastream"
+    return next(i for i, names in enumerate(LAYERS) if name in names)
+
+
+def upward_imports() -> Set[Tuple[str, str]]:
+    """(module, package of a higher layer it imports), for every module of ``PACKAGES``."""
+    found = modules()
+    upward = set()
+    for module, path in found.items():
+        for target in imports_of(module, path, set(found), functions=True):
+            if _layer(target) > _layer(module):
+                upward.add((module, ".".join(target.split(".")[:2])))
+    return upward
+
+
+def test_no_import_runs_up_the_layers():
+    upward = upward_imports()
+    new, gone = sorted(upward - UPWARD_IMPORTS), sorted(UPWARD_IMPORTS - upward)
+    assert not new, "imports up the layers (see LAYERS):\n" + "\n".join(
+        "%s imports %s" % pair for pair in new)
+    assert not gone, "no longer imported: remove from UPWARD_IMPORTS:\n" + "\n".join(
+        "%s -> %s" % pair for pair in gone)
 
 
 def _private(name: str) -> bool:
