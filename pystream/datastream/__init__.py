@@ -1,94 +1,77 @@
-"""The DataStream API, with PyFlink's names (``pyflink.datastream`` -> ``pystream.datastream``)."""
-from pystream.datastream.async_data_stream import AsyncDataStream
-from pystream.datastream.checkpoint_config import (
-                                                   CheckpointConfig,
-                                                   CheckpointingMode,
-                                                   ExternalizedCheckpointRetention,
-)
-from pystream.datastream.checkpoint_storage import (
-    CheckpointStorage,
-    CustomCheckpointStorage,
-    FileSystemCheckpointStorage,
-    JobManagerCheckpointStorage,
-)
-from pystream.datastream.connected import (
-    BroadcastConnectedStream,
-    BroadcastStream,
-    ConnectedStreams,
-)
-from pystream.datastream.data_stream import (
-                                                   CloseableIterator,
-                                                   DataStream,
-                                                   DataStreamSink,
-                                                   KeyedStream,
-)
-from pystream.datastream.execution_mode import RuntimeExecutionMode
-from pystream.datastream.functions import (
-                                                   AggregateFunction,
-                                                   AllWindowFunction,
-                                                   AsyncFunction,
-                                                   AsyncRetryPredicate,
-                                                   AsyncRetryStrategy,
-                                                   BroadcastProcessFunction,
-                                                   CoFlatMapFunction,
-                                                   CoMapFunction,
-                                                   CoProcessFunction,
-                                                   FilterFunction,
-                                                   FlatMapFunction,
-                                                   KeyedBroadcastProcessFunction,
-                                                   KeyedCoProcessFunction,
-                                                   KeyedProcessFunction,
-                                                   KeySelector,
-                                                   MapFunction,
-                                                   Partitioner,
-                                                   ProcessAllWindowFunction,
-                                                   ProcessFunction,
-                                                   ProcessWindowFunction,
-                                                   ReduceFunction,
-                                                   RuntimeContext,
-                                                   SinkFunction,
-                                                   SourceFunction,
-                                                   TimeDomain,
-                                                   TimerService,
-                                                   WindowFunction,
-)
-from pystream.datastream.output_tag import OutputTag
-from pystream.datastream.slot_sharing_group import MemorySize, SlotSharingGroup
-from pystream.datastream.state_backend import (
-    CustomStateBackend,
-    EmbeddedRocksDBStateBackend,
-    HashMapStateBackend,
-    PredefinedOptions,
-    StateBackend,
-)
-from pystream.datastream.stream_execution_environment import StreamExecutionEnvironment
-from pystream.datastream.window import (
-    CountWindow,
-    GlobalWindow,
-    MergingWindowAssigner,
-    TimeWindow,
-    Trigger,
-    TriggerResult,
-    Window,
-    WindowAssigner,
-)
-from pystream.datastream.windowing import WindowedStream
+"""The DataStream API, with PyFlink's names (``pyflink.datastream`` -> ``pystream.datastream``).
+
+Names are loaded when first used (PEP 562), as in ``pystream.table``: importing a module of
+this package (a connector, the function classes the workers call) does not run the
+environment and the compiler behind it.
+"""
+from importlib import import_module
+
+_EXPORTS = {
+    "AsyncDataStream": "async_data_stream",
+    "CheckpointConfig": "checkpoint_config", "CheckpointingMode": "checkpoint_config",
+    "ExternalizedCheckpointRetention": "checkpoint_config",
+    "CheckpointStorage": "checkpoint_storage", "CustomCheckpointStorage": "checkpoint_storage",
+    "FileSystemCheckpointStorage": "checkpoint_storage",
+    "JobManagerCheckpointStorage": "checkpoint_storage",
+    "BroadcastConnectedStream": "connected", "BroadcastStream": "connected",
+    "ConnectedStreams": "connected",
+    "CloseableIterator": "data_stream", "DataStream": "data_stream",
+    "DataStreamSink": "data_stream", "KeyedStream": "data_stream",
+    "RuntimeExecutionMode": "execution_mode",
+    "AggregateFunction": "functions", "AllWindowFunction": "functions",
+    "AsyncFunction": "functions", "AsyncRetryPredicate": "functions",
+    "AsyncRetryStrategy": "functions", "BroadcastProcessFunction": "functions",
+    "CoFlatMapFunction": "functions", "CoMapFunction": "functions",
+    "CoProcessFunction": "functions", "FilterFunction": "functions",
+    "FlatMapFunction": "functions", "KeyedBroadcastProcessFunction": "functions",
+    "KeyedCoProcessFunction": "functions", "KeyedProcessFunction": "functions",
+    "KeySelector": "functions", "MapFunction": "functions", "Partitioner": "functions",
+    "ProcessAllWindowFunction": "functions", "ProcessFunction": "functions",
+    "ProcessWindowFunction": "functions", "ReduceFunction": "functions",
+    "RuntimeContext": "functions", "SinkFunction": "functions", "SourceFunction": "functions",
+    "TimeDomain": "functions", "TimerService": "functions", "WindowFunction": "functions",
+    "OutputTag": "output_tag",
+    "MemorySize": "slot_sharing_group", "SlotSharingGroup": "slot_sharing_group",
+    "CustomStateBackend": "state_backend", "EmbeddedRocksDBStateBackend": "state_backend",
+    "HashMapStateBackend": "state_backend", "PredefinedOptions": "state_backend",
+    "StateBackend": "state_backend",
+    "StreamExecutionEnvironment": "stream_execution_environment",
+    "CountWindow": "window", "GlobalWindow": "window", "MergingWindowAssigner": "window",
+    "TimeWindow": "window", "Trigger": "window", "TriggerResult": "window", "Window": "window",
+    "WindowAssigner": "window",
+    "WindowedStream": "windowing",
+}
 
 __all__ = [
     "StreamExecutionEnvironment", "DataStream", "KeyedStream", "DataStreamSink",
     "CloseableIterator", "RuntimeExecutionMode", "MapFunction", "CoMapFunction",
-    "FlatMapFunction", "CoFlatMapFunction", "ReduceFunction", "FilterFunction", "ProcessFunction",
-    "KeyedProcessFunction", "CoProcessFunction", "KeyedCoProcessFunction", "WindowFunction",
-    "AllWindowFunction", "ProcessWindowFunction", "ProcessAllWindowFunction",
+    "FlatMapFunction", "CoFlatMapFunction", "ReduceFunction", "FilterFunction",
+    "ProcessFunction", "KeyedProcessFunction", "CoProcessFunction", "KeyedCoProcessFunction",
+    "WindowFunction", "AllWindowFunction", "ProcessWindowFunction", "ProcessAllWindowFunction",
     "AggregateFunction", "BroadcastProcessFunction", "KeyedBroadcastProcessFunction",
     "RuntimeContext", "TimerService", "TimeDomain", "KeySelector", "Partitioner",
     "SourceFunction", "SinkFunction", "OutputTag", "CheckpointConfig", "CheckpointingMode",
     "ExternalizedCheckpointRetention", "AsyncDataStream", "AsyncFunction",
-    "AsyncRetryPredicate", "AsyncRetryStrategy",
-    "WindowedStream", "ConnectedStreams", "BroadcastStream", "BroadcastConnectedStream",
-    "StateBackend", "HashMapStateBackend", "EmbeddedRocksDBStateBackend", "CustomStateBackend",
-    "PredefinedOptions", "CheckpointStorage", "JobManagerCheckpointStorage",
-    "FileSystemCheckpointStorage", "CustomCheckpointStorage", "Window", "TimeWindow",
-    "CountWindow", "GlobalWindow", "WindowAssigner", "MergingWindowAssigner", "TriggerResult",
-    "Trigger", "SlotSharingGroup", "MemorySize",
+    "AsyncRetryPredicate", "AsyncRetryStrategy", "WindowedStream", "ConnectedStreams",
+    "BroadcastStream", "BroadcastConnectedStream", "StateBackend", "HashMapStateBackend",
+    "EmbeddedRocksDBStateBackend", "CustomStateBackend", "PredefinedOptions",
+    "CheckpointStorage", "JobManagerCheckpointStorage", "FileSystemCheckpointStorage",
+    "CustomCheckpointStorage", "Window", "TimeWindow", "CountWindow", "GlobalWindow",
+    "WindowAssigner", "MergingWindowAssigner", "TriggerResult", "Trigger", "SlotSharingGroup",
+    "MemorySize",
 ]
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is not None:
+        return getattr(import_module("pystream.datastream." + module), name)
+    try:  # a submodule, as after ``import pystream.datastream.functions``
+        return import_module("pystream.datastream." + name)
+    except ModuleNotFoundError:
+        raise AttributeError(
+            "module 'pystream.datastream' has no attribute %r" % name) from None
+
+
+def __dir__():
+    return __all__
