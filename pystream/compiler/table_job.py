@@ -32,7 +32,7 @@ from pystream.plan.planner import streams_of
 from pystream.plan.relational import is_bounded, reads_changelog
 from pystream.relational import operations as ops
 from pystream.relational.explain import explain
-from pystream.relational.schema import Schema
+from pystream.relational.schema import Field, Schema
 from pystream.runtime.metric_reports import MetricsTarget, make_job_target
 from pystream.session import get_session
 from pystream.table.catalog import CatalogTable
@@ -348,20 +348,18 @@ class TableJob:
     def insert(self, rel: ops.Rel, name: str, target: CatalogTable,
                overwrite: bool) -> TableResult:
         """INSERT INTO the connector table ``target``: runs now, returns PyFlink's result."""
-        from pystream.table.table_environment import connector_scan
-
-        sink = connector_scan(name, target, lambda options, schema: True)
-        physical, metadata = _written(target, sink.physical)
+        physical, metadata = _written(target)
+        primary_key = tuple(target.schema.primary_key)
         _check_insert(rel.schema, physical, name)
         if self.is_unbounded(rel):
-            return self._unbounded_insert(rel, name, target, physical, sink.primary_key,
+            return self._unbounded_insert(rel, name, target, physical, primary_key,
                                           metadata)
         started = time.time()
         connector = target.options.get("connector")
         if connector == "print":
             self._print(rel, physical, target.options)
         elif connector in KEYED_WRITERS:
-            self._to_keyed_sink(rel, name, target, physical, sink.primary_key, metadata)
+            self._to_keyed_sink(rel, name, target, physical, primary_key, metadata)
         else:
             writer = table_connectors.SINKS.get(connector)
             if writer is None:
@@ -369,7 +367,7 @@ class TableJob:
                     "Connector '%s' can only be used as a source. It cannot be used as a sink."
                     % connector)
             df, updating = self.frame(rel, ordered=connector not in UNORDERED_SINKS)
-            if updating and not _takes_changelog(target.options, sink.primary_key):
+            if updating and not _takes_changelog(target.options, primary_key):
                 raise TableException(
                     "Table sink '%s' doesn't support consuming update changes." % name)
             columns = [quoted(a).cast(f.data_type.spark_type()).alias(f.name)
@@ -638,13 +636,13 @@ def _spark_message(text: str) -> str:
     return line
 
 
-def _written(target: CatalogTable, physical: Schema) -> Tuple[Schema, Dict[str, str]]:
+def _written(target: CatalogTable) -> Tuple[Schema, Dict[str, str]]:
     """The columns an INSERT into ``target`` writes (its physical columns and persisted
     metadata columns; a VIRTUAL one is read only), and its metadata columns' keys."""
-    columns = [c for c in target.schema.columns if c.kind == "metadata"]
-    virtual = {c.name for c in columns if c.virtual}
-    return (Schema(tuple(f for f in physical if f.name not in virtual)),
-            {c.name: c.key for c in columns if not c.virtual})
+    written = [c for c in target.schema.columns
+               if c.kind == "physical" or (c.kind == "metadata" and not c.virtual)]
+    return (Schema(tuple(Field(c.name, c.data_type) for c in written)),
+            {c.name: c.key for c in written if c.kind == "metadata"})
 
 
 def _check_insert(query: Schema, sink: Schema, name: str) -> None:

@@ -1,18 +1,70 @@
-"""Retry strategies of asynchronous calls: none, a fixed delay, an exponential backoff.
+"""Retry strategies of asynchronous calls: none, a fixed delay, an exponential backoff, and
+their interfaces (``AsyncRetryStrategy``, ``AsyncRetryPredicate``; ``pystream.datastream.
+functions`` shows them under PyFlink's path too).
 
 Attempts are counted from 1; ``can_retry(n)`` says whether attempt ``n`` may be followed by
 another, so ``max_attempts=3`` allows up to four calls, as in PyFlink.
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Callable, Generic, List, Optional, TypeVar
 
-from pystream.datastream.functions import AsyncRetryPredicate, AsyncRetryStrategy
-
-__all__ = ["RetryPredicate", "NoRetryStrategy", "FixedDelayRetryStrategy",
-           "ExponentialBackoffDelayRetryStrategy", "NO_RETRY_STRATEGY"]
+__all__ = ["AsyncRetryPredicate", "AsyncRetryStrategy", "RetryPredicate", "NoRetryStrategy",
+           "FixedDelayRetryStrategy", "ExponentialBackoffDelayRetryStrategy", "NO_RETRY_STRATEGY"]
 
 OUT = TypeVar("OUT")
+
+
+class AsyncRetryPredicate(ABC, Generic[OUT]):
+    """When an asynchronous call is tried again: on its result, or on its exception."""
+
+    @abstractmethod
+    def result_predicate(self) -> Optional[Callable[[List[OUT]], bool]]:
+        """A predicate on the results that asks for another attempt, or None."""
+
+    @abstractmethod
+    def exception_predicate(self) -> Optional[Callable[[Exception], bool]]:
+        """A predicate on the exception that asks for another attempt, or None."""
+
+
+class AsyncRetryStrategy(ABC, Generic[OUT]):
+    """How often and after which delay an asynchronous call is tried again."""
+
+    @abstractmethod
+    def can_retry(self, current_attempts: int) -> bool:
+        """Whether another attempt may follow attempt number ``current_attempts``."""
+
+    @abstractmethod
+    def get_backoff_time_millis(self, current_attempts: int) -> int:
+        """The delay before the next attempt."""
+
+    @abstractmethod
+    def get_retry_predicate(self) -> AsyncRetryPredicate[OUT]:
+        """When to try again."""
+
+    @staticmethod
+    def no_restart() -> "AsyncRetryStrategy":
+        return NO_RETRY_STRATEGY
+
+    @staticmethod
+    def fixed_delay(max_attempts: int, backoff_time_millis: int,
+                    result_predicate: Optional[Callable[[List[OUT]], bool]],
+                    exception_predicate: Optional[Callable[[Exception], bool]]
+                    ) -> "AsyncRetryStrategy":
+        return FixedDelayRetryStrategy(max_attempts, backoff_time_millis, result_predicate,
+                                       exception_predicate)
+
+    @staticmethod
+    def exponential_backoff(max_attempts: int, initial_delay: int, max_retry_delay: int,
+                            multiplier: float,
+                            result_predicate: Optional[Callable[[List[OUT]], bool]],
+                            exception_predicate: Optional[Callable[[Exception], bool]]
+                            ) -> "AsyncRetryStrategy":
+        return ExponentialBackoffDelayRetryStrategy(max_attempts, initial_delay,
+                                                    max_retry_delay, multiplier,
+                                                    result_predicate, exception_predicate)
+
 
 
 class RetryPredicate(AsyncRetryPredicate, Generic[OUT]):

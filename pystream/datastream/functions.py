@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, List, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Iterable, List, Optional, TypeVar
+
+from pystream.datastream.async_retry_strategies import AsyncRetryPredicate, AsyncRetryStrategy
 
 if TYPE_CHECKING:
     from pystream.metrics import MetricGroup
@@ -537,64 +539,6 @@ class AsyncFunctionDescriptor:
         self.capacity = capacity
         self.async_retry_strategy = async_retry_strategy
         self.output_mode = output_mode
-
-
-class AsyncRetryPredicate(ABC, Generic[OUT]):
-    """When an asynchronous call is tried again: on its result, or on its exception."""
-
-    @abstractmethod
-    def result_predicate(self) -> Optional[Callable[[List[OUT]], bool]]:
-        """A predicate on the results that asks for another attempt, or None."""
-
-    @abstractmethod
-    def exception_predicate(self) -> Optional[Callable[[Exception], bool]]:
-        """A predicate on the exception that asks for another attempt, or None."""
-
-
-class AsyncRetryStrategy(ABC, Generic[OUT]):
-    """How often and after which delay an asynchronous call is tried again."""
-
-    @abstractmethod
-    def can_retry(self, current_attempts: int) -> bool:
-        """Whether another attempt may follow attempt number ``current_attempts``."""
-
-    @abstractmethod
-    def get_backoff_time_millis(self, current_attempts: int) -> int:
-        """The delay before the next attempt."""
-
-    @abstractmethod
-    def get_retry_predicate(self) -> AsyncRetryPredicate[OUT]:
-        """When to try again."""
-
-    @staticmethod
-    def no_restart() -> "AsyncRetryStrategy":
-        from pystream.datastream import async_retry_strategies
-
-        return async_retry_strategies.NO_RETRY_STRATEGY
-
-    @staticmethod
-    def fixed_delay(max_attempts: int, backoff_time_millis: int,
-                    result_predicate: Optional[Callable[[List[OUT]], bool]],
-                    exception_predicate: Optional[Callable[[Exception], bool]]
-                    ) -> "AsyncRetryStrategy":
-        from pystream.datastream.async_retry_strategies import FixedDelayRetryStrategy
-
-        return FixedDelayRetryStrategy(max_attempts, backoff_time_millis, result_predicate,
-                                       exception_predicate)
-
-    @staticmethod
-    def exponential_backoff(max_attempts: int, initial_delay: int, max_retry_delay: int,
-                            multiplier: float,
-                            result_predicate: Optional[Callable[[List[OUT]], bool]],
-                            exception_predicate: Optional[Callable[[Exception], bool]]
-                            ) -> "AsyncRetryStrategy":
-        from pystream.datastream.async_retry_strategies import (
-            ExponentialBackoffDelayRetryStrategy,
-        )
-
-        return ExponentialBackoffDelayRetryStrategy(max_attempts, initial_delay,
-                                                    max_retry_delay, multiplier,
-                                                    result_predicate, exception_predicate)
 
 
 class SourceFunction:
