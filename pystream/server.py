@@ -27,100 +27,29 @@ import json
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import Dict, List, Optional, Sequence
+
+from pystream.server_state import (
+    LOOPBACK,
+    ServerInfo,
+    alive,
+    port_open,
+    private_dir,
+    recorded,
+    running,
+    state_file,
+    token_file,
+    with_token,
+    write_private,
+)
 
 DEFAULT_PORT = 15002
 START_TIMEOUT = 120.0
 STOP_TIMEOUT = 30.0
-
-
-@dataclass(frozen=True)
-class ServerInfo:
-    """A started server: its URL (without the token), the leader of its process session, its
-    log."""
-
-    url: str
-    pid: int
-    master: str
-    log: str
-
-
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
-
-
-def state_dir(environ=os.environ) -> str:
-    return environ.get("PYSTREAM_SERVER_DIR") or os.path.join(
-        os.path.expanduser("~"), ".cache", "pystream", "server")
-
-
-def _private_dir() -> str:
-    """The state directory, made (or made again) readable by its owner only."""
-    directory = state_dir()
-    os.makedirs(directory, mode=0o700, exist_ok=True)
-    os.chmod(directory, 0o700)
-    return directory
-
-
-def _state_file() -> str:
-    return os.path.join(state_dir(), "server.json")
-
-
-def _token_file() -> str:
-    return os.path.join(state_dir(), "token")
-
-
-def _write_private(path: str, text: str) -> None:
-    """``text`` into ``path``, a file only its owner can read (made so before it is written)."""
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    os.fchmod(descriptor, 0o600)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as f:
-        f.write(text)
-
-
-def token() -> Optional[str]:
-    """The running server's token (None: no file, or a server started without one)."""
-    try:
-        with open(_token_file(), encoding="utf-8") as f:
-            return f.read().strip() or None
-    except OSError:
-        return None
-
-
-def with_token(url: str, value: Optional[str]) -> str:
-    """``sc://host:port`` with Spark Connect's ``;token=`` parameter (when there is one)."""
-    return "%s/;token=%s" % (url, value) if value else url
-
-
-def recorded() -> Optional[ServerInfo]:
-    """The server ``start`` recorded, if any (it may have died since)."""
-    try:
-        with open(_state_file(), encoding="utf-8") as f:
-            return ServerInfo(**json.load(f))
-    except (OSError, ValueError, TypeError):
-        return None
-
-
-def running() -> Optional[ServerInfo]:
-    """The recorded server if it answers on its port."""
-    info = recorded()
-    if info is None or not _alive(info.pid):
-        return None
-    port = int(info.url.rsplit(":", 1)[1])
-    return info if _port_open("127.0.0.1", port, timeout=0.5) else None
-
-
-def url_for_jobs(environ=os.environ) -> Optional[str]:
-    """The URL jobs of this process should use, token included: the running server's, unless
-    PYSTREAM_SERVER is ``off``."""
-    if environ.get("PYSTREAM_SERVER", "").lower() in ("off", "0", "false", "no"):
-        return None
-    info = running()
-    return with_token(info.url, token()) if info else None
 
 
 def start(port: int = DEFAULT_PORT, master: str = "local[*]",
@@ -151,12 +80,12 @@ def start(port: int = DEFAULT_PORT, master: str = "local[*]",
     if not authenticate and binding not in LOOPBACK:
         raise RuntimeError("a server on %s could be used by anyone who reaches that address: "
                            "it needs its token (leave out --no-token)" % binding)
-    directory = _private_dir()
+    directory = private_dir()
     os.makedirs(os.path.join(directory, "conf"), exist_ok=True)  # no user spark-defaults
-    if _port_open("127.0.0.1", port):
+    if port_open("127.0.0.1", port):
         raise RuntimeError("port %d is in use; choose another with --port" % port)
     secret = secrets.token_hex(32) if authenticate else ""
-    _write_private(_token_file(), secret)
+    write_private(token_file(), secret)
     java_home, spark_home = find_java(), jvm_spark_home()
     args = [os.path.join(spark_home, "sbin", "start-connect-server.sh"), "--wait",
             "--master", master]
@@ -178,12 +107,12 @@ def start(port: int = DEFAULT_PORT, master: str = "local[*]",
     # a token's client speaks plaintext gRPC only to "localhost" (else it wants TLS)
     info = ServerInfo(url="sc://localhost:%d" % port, pid=proc.pid, master=master, log=log)
     deadline = time.monotonic() + START_TIMEOUT
-    while not _port_open("127.0.0.1", port):
+    while not port_open("127.0.0.1", port):
         if proc.poll() is not None or time.monotonic() > deadline:
             _end_session(proc.pid)
             raise RuntimeError("the Spark Connect server did not start; see %s" % log)
         time.sleep(0.2)
-    _write_private(_state_file(), json.dumps(asdict(info)))
+    write_private(state_file(), json.dumps(asdict(info)))
     if warm_up:
         _warm_up(with_token(info.url, secret))
     return info
@@ -194,7 +123,7 @@ def stop() -> Optional[ServerInfo]:
     info = recorded()
     if info is not None:
         _end_session(info.pid)
-    for path in (_state_file(), _token_file()):
+    for path in (state_file(), token_file()):
         try:
             os.remove(path)
         except OSError:
@@ -249,36 +178,10 @@ def _warm_up(url: str) -> None:
                    timeout=START_TIMEOUT)
 
 
-def _port_open(host: str, port: int, timeout: float = 1.0) -> bool:
-    try:
-        with socket.create_connection((host, port), timeout=timeout):
-            return True
-    except OSError:
-        return False
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return not _is_zombie(pid)
-
-
-def _is_zombie(pid: int) -> bool:
-    try:
-        with open("/proc/%d/stat" % pid, "rb") as f:
-            return f.read().rsplit(b")", 1)[1].split()[0] == b"Z"
-    except (OSError, IndexError):
-        return False
-
-
 def session_members(sid: int) -> List[int]:
     """The live processes of process session ``sid`` (Linux; elsewhere: the leader)."""
     if not os.path.isdir("/proc"):
-        return [sid] if _alive(sid) else []
+        return [sid] if alive(sid) else []
     members = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -347,7 +250,7 @@ def main(argv: Sequence[str]) -> int:
             return 1
         print("pystream: server running at %s (%s); your jobs on this machine use it until "
               "`pystream server stop`; other clients need its token (in %s)"
-              % (info.url, info.master, _token_file()), file=sys.stderr)
+              % (info.url, info.master, token_file()), file=sys.stderr)
         return 0
     if options.action == "stop":
         info = stop()

@@ -199,7 +199,7 @@ def _on_local_server(s: SessionSettings) -> SessionSettings:
     ``s`` names no master or remote; says so on stderr."""
     if s.master or s.remote or _spark_has_a_driver():
         return s
-    from pystream import server
+    from pystream import server_state as server
 
     url = server.url_for_jobs()
     if url is None:
@@ -220,7 +220,7 @@ def _spark_has_a_driver() -> bool:
 
 def on_local_server(spark) -> bool:
     """Whether ``spark`` is a session of the local server (it shares this machine's files)."""
-    from pystream import server
+    from pystream import server_state as server
 
     info = server.recorded()
     remote = settings().remote

@@ -250,7 +250,7 @@ LAYERS = (
     ("util", "errors", "common", "metrics", "cache", "own_code", "jvm_archive",
      "session_settings"),                         # shared by all: data types, errors, config
     ("graph", "relational", "runtime"),           # the API's nodes; code in Spark's workers
-    ("plan", "session", "dependencies"),          # pure planning; starting Spark
+    ("plan", "session", "dependencies", "server_state"),  # pure planning; starting Spark
     ("compiler",),                                # plans to Spark DataFrames and queries
     ("datastream", "table", "sql", "jvm_workload"),  # the APIs
     ("server",),
@@ -280,7 +280,6 @@ UPWARD_IMPORTS = {
       for m in ("async_io", "context", "kafka", "keyed", "keyed_broadcast", "partitioning",
                 "stage", "state", "windows")],
     ("pystream.common.serialization", "pystream.runtime"),  # codecs of the serialization schemas
-    ("pystream.session", "pystream.server"),  # a process's session may be the warm server's
 }
 
 
