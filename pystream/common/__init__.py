@@ -3,7 +3,7 @@
 Names are loaded when first used (PEP 562), as in ``pystream.datastream``: a module that
 needs one submodule (the runtime's codecs need ``common.types``) does not run the others.
 """
-from importlib import import_module
+from pystream.util.lazy import lazy_names
 
 _EXPORTS = {
     "CompletableFuture": "completable_future", "ConfigOption": "config_options",
@@ -39,15 +39,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
-    module = _EXPORTS.get(name)
-    if module is not None:
-        return getattr(import_module("pystream.common." + module), name)
-    try:  # a submodule, as after ``import pystream.common.<module>``
-        return import_module("pystream.common." + name)
-    except ModuleNotFoundError:
-        raise AttributeError("module 'pystream.common' has no attribute %r" % name) from None
-
-
-def __dir__():
-    return __all__
+__getattr__, __dir__ = lazy_names(__name__, _EXPORTS, __all__)

@@ -4,7 +4,7 @@ Names are loaded when first used (PEP 562), as in ``pystream.table``: importing 
 this package (a connector, the function classes the workers call) does not run the
 environment and the compiler behind it.
 """
-from importlib import import_module
+from pystream.util.lazy import lazy_names
 
 _EXPORTS = {
     "AsyncDataStream": "async_data_stream",
@@ -62,16 +62,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
-    module = _EXPORTS.get(name)
-    if module is not None:
-        return getattr(import_module("pystream.datastream." + module), name)
-    try:  # a submodule, as after ``import pystream.datastream.functions``
-        return import_module("pystream.datastream." + name)
-    except ModuleNotFoundError:
-        raise AttributeError(
-            "module 'pystream.datastream' has no attribute %r" % name) from None
-
-
-def __dir__():
-    return __all__
+__getattr__, __dir__ = lazy_names(__name__, _EXPORTS, __all__)

@@ -3,7 +3,7 @@
 Names are loaded when first used (PEP 562), so ``import pystream.table`` stays cheap and the
 modules below can import from it without a cycle.
 """
-from importlib import import_module
+from pystream.util.lazy import lazy_names
 
 _EXPORTS = {
     "DataType": "types", "DataTypes": "types", "RowType": "types", "RowField": "types",
@@ -20,19 +20,10 @@ _EXPORTS = {
     "TableFunction": "udf", "AggregateFunction": "udf", "TableAggregateFunction": "udf",
     "AsyncScalarFunction": "udf", "DataView": "data_view", "ListView": "data_view",
     "MapView": "data_view", "ChangelogMode": "changelog_mode",
+    "Row": "pystream.common.types", "RowKind": "pystream.common.types",
 }
 
-__all__ = sorted(_EXPORTS) + ["Row", "RowKind"]
+__all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str):
-    if name in ("Row", "RowKind"):
-        return getattr(import_module("pystream.common.types"), name)
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError("module 'pystream.table' has no attribute %r" % name)
-    return getattr(import_module("pystream.table." + module), name)
-
-
-def __dir__():
-    return __all__
+__getattr__, __dir__ = lazy_names(__name__, _EXPORTS, __all__)
