@@ -24,7 +24,7 @@ from pystream.common.types import Row, RowKind
 from pystream.compiler import table_connectors
 from pystream.compiler.bad_records import explained
 from pystream.compiler.expressions import quoted
-from pystream.compiler.relational import OP, SEQ, SUB, Context, Frame, translate
+from pystream.compiler.relational import OP, SEQ, SUB, Context, Frame, context, translate
 from pystream.compiler.udfs import FunctionOptions, function_options
 from pystream.errors import JobExecutionError
 from pystream.plan import JobSettings, plan
@@ -103,9 +103,9 @@ class TableJob:
             spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", str(int(arrow_batch)))
         bundle = int(self.config.get("python.fn-execution.bundle.size") or 100000)
         if compiler is not None:  # an unbounded query in a streaming DataStream job
-            return Context(spark=spark, changelog=False, unbounded=True, compiler=compiler,
+            return context(spark, changelog=False, unbounded=True, compiler=compiler,
                            bundle_size=bundle, state_ttl_ms=self._state_ttl_ms())
-        return Context(spark=spark, changelog=self.streaming, bundle_size=bundle)
+        return context(spark, changelog=self.streaming, bundle_size=bundle)
 
     def _prepared_function_options(self, compiler=None) -> FunctionOptions:
         """What the job's user functions are told (job parameters, async options), with the

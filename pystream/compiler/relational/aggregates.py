@@ -1,0 +1,271 @@
+"""GROUP BY aggregates and DISTINCT: in BATCH mode Spark's aggregates, in STREAMING mode
+the changelog of running aggregates (per record, in ``__seq`` order), retracting over an
+updating input."""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Dict, List, Optional, Tuple
+
+from pyspark.sql import Column, DataFrame, Window
+from pyspark.sql import functions as F
+
+from pystream.compiler.expressions import (
+    aggregate_column,
+    collected_user_aggregate,
+    quoted,
+    running_aggregate_column,
+    to_column,
+)
+from pystream.compiler.relational.frames import (
+    INSERT,
+    OP,
+    SEQ,
+    SUB,
+    UPDATE_AFTER,
+    Context,
+    Frame,
+    changelog_of_running,
+    retractions,
+    translate,
+)
+from pystream.errors import UnsupportedFeatureError
+from pystream.relational import expressions as ex
+from pystream.relational import operations as ops
+from pystream.relational.resolve import type_of
+from pystream.relational.schema import Field, Schema
+from pystream.relational.time_bounded import (
+    WINDOW_BOUNDS,
+    window_of,
+)
+
+
+def aggregate_frame(node: ops.Aggregate, ctx: Context) -> Frame:
+    frame = translate(node.input, ctx)
+    schema = node.input.schema
+    keys = [to_column(k, schema).alias(f.name) for k, f in zip(node.keys, node.schema)]
+    if not node.aggregates:  # GROUP BY keys only: the distinct keys
+        projected = ops.Project(schema=node.schema, input=node.input, exprs=node.keys)
+        return distinct_frame(ops.Distinct(schema=node.schema, input=projected), ctx)
+    if ctx.unbounded:
+        from pystream.compiler.changelog import unbounded_aggregate
+
+        return unbounded_aggregate(node, frame, ctx)
+    if not ctx.changelog:
+        grouped = aggregated_by(frame.df, keys, aggregate_columns(node.aggregates, schema))
+        return Frame(grouped.select(*[quoted(n) for n in node.schema.names]))
+    python = any(isinstance(a.expr, ex.UserCall) for a in node.aggregates)
+    if not frame.updating and _groups_by_window(node):  # each window once, when it closes
+        grouped = aggregated_by(frame.df, keys, aggregate_columns(node.aggregates, schema) + [
+            (F.max(SEQ).alias(SEQ), SEQ, False)])
+        return Frame(grouped.select(*[quoted(n) for n in node.schema.names], F.col(SEQ)))
+    if frame.updating and not python:
+        return _retracting_aggregate(node, frame, keys)
+    if python:
+        from pystream.compiler.changelog import bundled_aggregate
+
+        return bundled_aggregate(node, frame, ctx)
+    key_names = [f.name for f in node.schema.fields[:len(node.keys)]]
+    distinct = {i: _filtered_argument(a.expr.args[0]) for i, a in enumerate(node.aggregates)
+                if _counts_first_values(a.expr)}
+    df = frame.df.select(*keys, *[to_column(e, schema).alias("__arg%d_%d" % (i, j))
+                                  for i, a in enumerate(node.aggregates)
+                                  for j, e in enumerate(a.expr.args)], F.col(SEQ), *[
+        c for i, (value, condition) in distinct.items()
+        for c in _value_and_hit(i, value, condition, schema)])
+    arg_schema = _arg_schema(node, schema)
+    running = Window.partitionBy(*[quoted(k) for k in key_names]).orderBy(SEQ) \
+        .rowsBetween(Window.unboundedPreceding, Window.currentRow)
+    if distinct:
+        df = _first_occurrences(df, distinct, key_names)
+    values = []
+    for i, (a, f) in enumerate(zip(node.aggregates, node.schema.fields[len(node.keys):])):
+        if i in distinct:
+            value = _running_distinct(a.expr.name, i, running)
+            values.append(value.cast(f.data_type.spark_type()).alias(a.names[0]))
+        else:
+            values.append(running_aggregate_column(_arg_call(a.expr, i), arg_schema, running)
+                          .alias(a.names[0]))
+    df = df.select(*[quoted(k) for k in key_names], *values, F.col(SEQ))
+    return Frame(changelog_of_running(df, key_names, [a.names[0] for a in node.aggregates]),
+                 updating=True)
+
+
+RETRACTABLE = ("count", "sum", "sum0", "avg")
+
+
+def _counts_first_values(call: ex.Expr) -> bool:
+    return isinstance(call, ex.Call) and call.distinct and len(call.args) == 1 and \
+        call.name in ("count", "sum", "sum0")
+
+
+def _filtered_argument(arg: ex.Expr) -> Tuple[ex.Expr, Optional[ex.Expr]]:
+    """A DISTINCT aggregate's argument as (value, condition): ``agg(DISTINCT x) FILTER
+    (WHERE c)`` is ``agg(DISTINCT CASE WHEN c THEN x END)`` (``sql.translate``)."""
+    if isinstance(arg, ex.Call) and arg.name == "case" and len(arg.args) == 2:
+        return arg.args[1], arg.args[0]
+    return arg, None
+
+
+def _value_and_hit(index: int, value: ex.Expr, condition: Optional[ex.Expr],
+                   schema: Schema) -> List[Column]:
+    """``__value<i>``, the value a DISTINCT aggregate counts, and ``__hit<i>``, 1 where the
+    row gives it one (its filter holds and the value is not NULL)."""
+    column = to_column(value, schema)
+    hit = column.isNotNull() if condition is None else \
+        column.isNotNull() & F.coalesce(to_column(condition, schema), F.lit(False))
+    return [column.alias("__value%d" % index), hit.cast("int").alias("__hit%d" % index)]
+
+
+def _first_occurrences(df: DataFrame, distinct: Dict[int, tuple],
+                       keys: List[str]) -> DataFrame:
+    """``__first<i>`` for each DISTINCT aggregate: the row is the first of its group whose
+    value counts (its running count of hits per value is 1 at a hit). Aggregates over the
+    same value with other filters (``COUNT(DISTINCT x) FILTER (WHERE ...)``) share one
+    window, and so one sort; the rows are shuffled once, by the group keys, which every
+    window's partitioning then includes."""
+    df = df.repartition(*[quoted(k) for k in keys]) if keys else df.repartition(1)
+    by_value: Dict[ex.Expr, List[int]] = {}
+    for i, (value, _) in distinct.items():
+        by_value.setdefault(value, []).append(i)
+    for indices in by_value.values():
+        seen = Window.partitionBy(*[quoted(k) for k in keys], F.col("__value%d" % indices[0])) \
+            .orderBy(SEQ).rowsBetween(Window.unboundedPreceding, Window.currentRow)
+        for i in indices:
+            hit = F.col("__hit%d" % i)
+            df = df.withColumn("__first%d" % i, (hit == 1) & (F.sum(hit).over(seen) == 1))
+    return df
+
+
+def _running_distinct(name: str, index: int, running) -> Column:
+    """COUNT/SUM(DISTINCT x) as each row arrives: over the rows where a value comes the first
+    time in its group (``_first_occurrences``; a running set of values would copy the set at
+    every row)."""
+    first, arg = F.col("__first%d" % index), F.col("__arg%d_0" % index)
+    count = F.sum(first.cast("bigint")).over(running)
+    if name == "count":
+        return count
+    total = F.sum(F.when(first, arg)).over(running)
+    return F.coalesce(total, F.lit(0)) if name == "sum0" else F.when(count > 0, total)
+
+
+def _groups_by_window(node: ops.Aggregate) -> bool:
+    """GROUP BY the window_start and window_end of one window (a cascaded window aggregate:
+    its input's rows of a window all come when the window closes)."""
+    found = [window_of(node.input, k.name) for k in node.keys if isinstance(k, ex.Column)]
+    found = [f for f in found if f is not None and f[1] in WINDOW_BOUNDS]
+    return len({id(table) for table, _ in found}) == 1 and \
+        {prop for _, prop in found} == WINDOW_BOUNDS
+
+
+def _retracting_aggregate(node: ops.Aggregate, frame: Frame, keys: List[Column]) -> Frame:
+    """An aggregate over a changelog, as Flink retracts: per change in (``__seq``,
+    ``__sub``) order, +I and +U add their row, -U and -D take it away; a key's result is
+    emitted as it changes, and deleted (-D) when none of its rows is left."""
+    schema = node.input.schema
+    for a in node.aggregates:
+        if isinstance(a.expr, ex.UserCall) or a.expr.name not in RETRACTABLE or \
+                a.expr.distinct:
+            raise UnsupportedFeatureError(
+                "%s over an updating table in STREAMING mode (retraction: only %s)" % (
+                    str(a.expr.name).upper() + ("(DISTINCT)" if a.expr.distinct else ""),
+                    ", ".join(n.upper() for n in RETRACTABLE)))
+    key_names = [f.name for f in node.schema.fields[:len(node.keys)]]
+    running = Window.partitionBy(*keys).orderBy(SEQ, SUB) \
+        .rowsBetween(Window.unboundedPreceding, Window.currentRow)
+    sign = F.when(F.col(OP).isin(INSERT, UPDATE_AFTER), 1).otherwise(-1)
+
+    def counted(arg: Optional[Column]) -> Column:
+        return F.sum(sign if arg is None else F.when(arg.isNotNull(), sign).otherwise(0)) \
+            .over(running)
+
+    values = []
+    for a, f in zip(node.aggregates, node.schema.fields[len(node.keys):]):
+        arg = to_column(a.expr.args[0], schema) if a.expr.args else None
+        n = counted(arg)
+        total = F.sum(arg * sign).over(running) if arg is not None else None
+        value = {"count": n, "sum": F.when(n > 0, total),
+                 "sum0": F.when(n > 0, total).otherwise(0),
+                 "avg": F.when(n > 0, total / n)}[a.expr.name]
+        values.append(value.cast(f.data_type.spark_type()).alias(f.name))
+    df = frame.df.select(*keys, *values, (counted(None) > 0).alias("__present"), F.col(SEQ),
+                         F.col(SUB))
+    order = Window.partitionBy(*[quoted(k) for k in key_names]).orderBy(SEQ, SUB)
+    names = [f.name for f in node.schema]
+    return Frame(retractions(df, order, names, compared=names[len(key_names):],
+                              present="__present"), updating=True)
+
+
+def aggregate_columns(aggregates, schema: Schema) -> List[tuple]:
+    """(Spark column, name, whether it runs Python) of each aggregate call."""
+    return [(aggregate_column(a.expr, schema).alias(a.names[0]), a.names[0],
+             isinstance(a.expr, ex.UserCall)) for a in aggregates]
+
+
+def collected_python_aggregates(aggregates, schema: Schema,
+                                 aggs: List[tuple]) -> Tuple[List[tuple], Dict[str, Any]]:
+    """``aggs`` with each Python aggregate replaced by Spark's ``collect_list`` of its
+    arguments, and the folds that give their values from those lists, by name."""
+    out, folds = [], {}
+    for a, (column, name, python) in zip(aggregates, aggs):
+        if python:
+            collected, folds[name] = collected_user_aggregate(a.expr, schema)
+            column, python = collected.alias(name), False
+        out.append((column, name, python))
+    return out, folds
+
+
+def aggregated_by(df: DataFrame, groups: List[Column], aggs: List[tuple]) -> DataFrame:
+    """``df.groupBy(groups).agg(...)`` of ``aggs`` (see ``aggregate_columns``): Spark's own
+    aggregates and Python ones (grouped-aggregate pandas UDFs, which Spark does not run in
+    one aggregation with others) in two aggregations joined on the groups."""
+    spark = [(c, n) for c, n, python in aggs if not python]
+    python = [(c, n) for c, n, is_python in aggs if is_python]
+    parts = [df.groupBy(*groups).agg(*[c for c, _ in part]) for part in (spark, python)
+             if part]
+    if len(parts) == 1:
+        return parts[0]
+    left, right = parts
+    names = [n for n in left.columns if n not in {name for _, name in spark}]
+    right = right.select(*[quoted(n).alias("__right%d" % i) for i, n in enumerate(names)],
+                         *[quoted(name) for _, name in python])
+    on = F.lit(True)
+    for i, n in enumerate(names):
+        on = on & quoted(n).eqNullSafe(F.col("__right%d" % i))
+    return left.join(right, on).drop(*["__right%d" % i for i in range(len(names))])
+
+
+def _arg_call(call: ex.Call, index: int) -> ex.Call:
+    return ex.Call(call.name, tuple(ex.Column("__arg%d_%d" % (index, j))
+                                    for j in range(len(call.args))), call.distinct)
+
+
+def _arg_schema(node: ops.Aggregate, schema: Schema) -> Schema:
+    fields = [Field("__arg%d_%d" % (i, j), type_of(e, schema))
+              for i, a in enumerate(node.aggregates) for j, e in enumerate(a.expr.args)]
+    return Schema(tuple(fields))
+
+
+def distinct_frame(node: ops.Distinct, ctx: Context) -> Frame:
+    """DISTINCT: BATCH, the distinct rows; STREAMING, each row the first time it comes (+I;
+    Flink's changelog of an aggregate without aggregate calls): over an unbounded table,
+    Spark's streaming deduplication, which keeps every distinct row in its state store."""
+    frame = translate(node.input, ctx)
+    if not (ctx.changelog or ctx.unbounded):
+        return replace(frame, df=frame.df.distinct())
+    return first_of_each(frame, list(node.schema.names), ctx, "DISTINCT")
+
+
+def first_of_each(frame: Frame, names: List[str], ctx: Context, what: str) -> Frame:
+    """STREAMING: each row of ``frame`` the first time it comes (+I), as Flink's aggregate
+    without aggregate calls emits it."""
+    if frame.updating and not frame.inserts_only:
+        raise UnsupportedFeatureError("%s over an updating table in STREAMING mode" % what)
+    if ctx.unbounded:
+        df = frame.df.dropDuplicates(names)
+        return Frame(df.select(*[quoted(n) for n in names], F.lit(INSERT).alias(OP)),
+                     updating=True)
+    first = Window.partitionBy(*[quoted(n) for n in names]).orderBy(SEQ)
+    df = frame.df.withColumn("__n", F.row_number().over(first)).where(F.col("__n") == 1)
+    df = df.select(*[quoted(n) for n in names], F.col(SEQ), F.lit(INSERT).alias(OP),
+                   F.lit(0).alias(SUB))
+    return Frame(df, updating=True, inserts_only=True)

@@ -1,0 +1,145 @@
+"""Where a query's rows come from: VALUES, connector tables (with their computed columns
+and watermark) and tables made from DataStreams."""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Optional
+
+from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
+from pyspark.sql import types as st
+
+from pystream.compiler import table_connectors
+from pystream.compiler.expressions import (
+    quoted,
+    to_column,
+)
+from pystream.compiler.relational.frames import (
+    OP,
+    SEQ,
+    SUB,
+    Context,
+    Frame,
+    select_with_system_columns,
+)
+from pystream.errors import UnsupportedFeatureError
+from pystream.plan.relational import (
+    is_bounded,
+    reads_changelog,
+)
+from pystream.relational import expressions as ex
+from pystream.relational import operations as ops
+from pystream.util.exceptions import TableException
+
+
+def values_frame(node: ops.Values, ctx: Context) -> Frame:
+    fields = [st.StructField(f.name, f.data_type.spark_type(), True) for f in node.schema]
+    rows = [tuple(f.data_type.spark_value(v) for f, v in zip(node.schema, row))
+            for row in node.rows]
+    if ctx.changelog:
+        fields.append(st.StructField(SEQ, st.LongType(), False))
+        rows = [row + (node.position + i,) for i, row in enumerate(rows)]
+    # one partition, as Flink's from_elements source is one subtask
+    df = ctx.spark.createDataFrame(rows, st.StructType(fields)).coalesce(1)
+    return Frame(df)
+
+
+def connector_scan_frame(node: ops.ConnectorScan, ctx: Context) -> Frame:
+    if not (ctx.changelog or ctx.unbounded) and reads_changelog(node.options):
+        raise TableException(
+            "Querying a table in batch mode is currently only possible for INSERT-only table "
+            "sources. But the source for table 'default_catalog.default_database.%s' produces "
+            "other changelog messages than just INSERT." % node.name)
+    df = table_connectors.read(node, ctx.spark, streaming=ctx.changelog or ctx.unbounded,
+                               compiler=ctx.compiler)
+    if ctx.changelog and SEQ not in df.columns:
+        df = df.withColumn(SEQ, F.monotonically_increasing_id())
+    elif ctx.unbounded and SEQ in df.columns:
+        df = df.drop(SEQ)
+    frame = Frame(df, updating=OP in df.columns)  # an upsert table's changelog
+    if node.computed:
+        physical = node.physical
+        by_name = dict(node.computed)
+        columns = [to_column(by_name[f.name], physical).alias(f.name) if f.name in by_name
+                   else quoted(f.name) for f in node.schema]
+        frame = select_with_system_columns(frame, ctx, columns)
+    if ctx.unbounded and node.watermark is not None:
+        frame = replace(frame, df=with_watermark(frame.df, *node.watermark))
+    return frame
+
+
+def with_watermark(df: DataFrame, column: str, expr: ex.Expr) -> DataFrame:
+    """``WATERMARK FOR ts AS ts - INTERVAL ...`` as Spark's watermark: Flink's bounded
+    out-of-orderness (a window fires once a record at least ``delay`` past its end came)."""
+    delay = 0
+    if isinstance(expr, ex.Call) and expr.name == "minus" and expr.args[0] == ex.Column(column) \
+            and isinstance(expr.args[1], ex.Literal):
+        delay = int(expr.args[1].value.total_seconds() * 1000)
+    elif expr != ex.Column(column):
+        raise UnsupportedFeatureError(
+            "the watermark expression of '%s' over an unbounded source (only '%s' or '%s - "
+            "INTERVAL ...' translate to Spark's watermark)" % (column, column, column))
+    if isinstance(df.schema[column].dataType, st.TimestampNTZType):
+        # Spark's event time is a TIMESTAMP (LTZ): through the session time zone and back
+        df = df.withColumn(column, quoted(column).cast("timestamp"))
+    return df.withWatermark(column, "%d milliseconds" % delay)
+
+
+def watermark_delay(df: DataFrame, column: str) -> Optional[int]:
+    """The delay of Spark's watermark on ``column`` (milliseconds), None without one."""
+    field = next((f for f in df.schema.fields if f.name == column), None)
+    if field is None or "spark.watermarkDelayMs" not in (field.metadata or {}):
+        return None
+    return int(field.metadata["spark.watermarkDelayMs"])
+
+
+def stream_scan_frame(node: ops.StreamScan, ctx: Context) -> Frame:
+    """A bounded DataStream's records, compiled by the DataStream compiler (BATCH)."""
+    from pystream.compiler import compile_stream
+    from pystream.datastream import RuntimeExecutionMode
+    from pystream.datastream.planning import plan_of
+
+    stream = node.stream
+    if ctx.unbounded and not is_bounded(node):  # in the job's own DataStream compiler
+        from pystream.runtime.layout import Layout
+        from pystream.runtime.records import column_names
+
+        flow = ctx.compiler.flow(_values_node(stream))
+        flow = ctx.compiler.materialize(flow, Layout(flow.type_info))
+        columns = [quoted(c).cast(f.data_type.spark_type()).alias(f.name)
+                   for c, f in zip(column_names(flow.type_info), node.schema)]
+        if _row_kinds(node, flow.df.columns):
+            return Frame(flow.df.select(*columns, _kind_as_op()), updating=True)
+        return Frame(flow.df.select(*columns))
+    if not is_bounded(node):
+        raise UnsupportedFeatureError(
+            "from_data_stream of an unbounded DataStream in a BATCH table environment")
+    compiled = compile_stream(plan_of(stream, RuntimeExecutionMode.BATCH))
+    columns = [quoted(c).cast(f.data_type.spark_type()).alias(f.name)
+               for c, f in zip(compiled.columns, node.schema)]
+    if ctx.changelog and _row_kinds(node, compiled.df.columns):
+        df = compiled.df.select(*columns, _kind_as_op(),
+                                F.monotonically_increasing_id().alias(SEQ), F.lit(0).alias(SUB))
+        return Frame(df, updating=True)
+    df = compiled.df.select(*columns)
+    if ctx.changelog:
+        df = df.withColumn(SEQ, F.monotonically_increasing_id())
+    return Frame(df)
+
+
+def _row_kinds(node: ops.StreamScan, columns) -> bool:
+    """A changelog stream (``from_changelog_stream``) of ROW records: their row kinds
+    (``__kind``) say what each change is."""
+    from pystream.runtime.records import ROW_KIND
+
+    return node.changelog and ROW_KIND in columns
+
+
+def _kind_as_op():
+    from pystream.runtime.records import ROW_KIND
+
+    return F.col(ROW_KIND).cast("int").alias(OP)
+
+
+def _values_node(stream):
+    return stream._values_node() if hasattr(stream, "_values_node") else stream._node
