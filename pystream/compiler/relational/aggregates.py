@@ -33,10 +33,7 @@ from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.relational.resolve import type_of
 from pystream.relational.schema import Field, Schema
-from pystream.relational.time_bounded import (
-    WINDOW_BOUNDS,
-    window_of,
-)
+from pystream.relational.time_bounded import WINDOW_BOUNDS, window_of
 
 
 def aggregate_frame(node: ops.Aggregate, ctx: Context) -> Frame:

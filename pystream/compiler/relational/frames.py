@@ -9,10 +9,7 @@ from typing import Callable, List, Mapping, Optional
 from pyspark.sql import Column, DataFrame, Window
 from pyspark.sql import functions as F
 
-from pystream.compiler.expressions import (
-    quoted,
-    to_column,
-)
+from pystream.compiler.expressions import quoted, to_column
 from pystream.errors import UnsupportedFeatureError
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops

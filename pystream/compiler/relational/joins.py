@@ -10,10 +10,7 @@ from pyspark.sql import Column, DataFrame, Window
 from pyspark.sql import functions as F
 from pyspark.sql import types as st
 
-from pystream.compiler.expressions import (
-    quoted,
-    to_column,
-)
+from pystream.compiler.expressions import quoted, to_column
 from pystream.compiler.relational.frames import (
     DELETE,
     INSERT,

@@ -9,14 +9,8 @@ from typing import Optional, Tuple
 from pyspark.sql import Window
 from pyspark.sql import functions as F
 
-from pystream.common.data_types import (
-    MapType,
-    RowType,
-)
-from pystream.compiler.expressions import (
-    quoted,
-    to_column,
-)
+from pystream.common.data_types import MapType, RowType
+from pystream.compiler.expressions import quoted, to_column
 from pystream.compiler.relational.frames import (
     DELETE,
     INSERT,

@@ -18,10 +18,7 @@ from pystream.common.data_types import (
     TimestampType,
     TinyIntType,
 )
-from pystream.compiler.expressions import (
-    quoted,
-    to_column,
-)
+from pystream.compiler.expressions import quoted, to_column
 from pystream.compiler.relational.frames import (
     DELETE,
     INSERT,
@@ -38,19 +35,12 @@ from pystream.compiler.relational.frames import (
 )
 from pystream.compiler.relational.windows import by_window_end, ranking_spec, unaliased
 from pystream.errors import UnsupportedFeatureError
-from pystream.plan.relational import (
-    by_proctime,
-    by_rowtime,
-    is_updating,
-)
+from pystream.plan.relational import by_proctime, by_rowtime, is_updating
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.relational.resolve import type_of
 from pystream.relational.schema import Schema
-from pystream.relational.time_bounded import (
-    is_window_ranking,
-    window_of,
-)
+from pystream.relational.time_bounded import is_window_ranking, window_of
 
 
 def ranked(over: ops.Over, n: int, ctx: Context, with_rank: bool) -> Frame:

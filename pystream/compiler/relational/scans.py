@@ -10,10 +10,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as st
 
 from pystream.compiler import table_connectors
-from pystream.compiler.expressions import (
-    quoted,
-    to_column,
-)
+from pystream.compiler.expressions import quoted, to_column
 from pystream.compiler.relational.frames import (
     OP,
     SEQ,
@@ -23,10 +20,7 @@ from pystream.compiler.relational.frames import (
     select_with_system_columns,
 )
 from pystream.errors import UnsupportedFeatureError
-from pystream.plan.relational import (
-    is_bounded,
-    reads_changelog,
-)
+from pystream.plan.relational import is_bounded, reads_changelog
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.util.exceptions import TableException

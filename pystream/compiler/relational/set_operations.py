@@ -7,9 +7,7 @@ from typing import List
 from pyspark.sql import Column, Window
 from pyspark.sql import functions as F
 
-from pystream.compiler.expressions import (
-    quoted,
-)
+from pystream.compiler.expressions import quoted
 from pystream.compiler.relational.aggregates import first_of_each
 from pystream.compiler.relational.frames import (
     INSERT,

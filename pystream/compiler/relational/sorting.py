@@ -5,9 +5,7 @@ from dataclasses import replace
 
 from pyspark.sql import functions as F
 
-from pystream.compiler.expressions import (
-    quoted,
-)
+from pystream.compiler.expressions import quoted
 from pystream.compiler.relational.frames import (
     Context,
     Frame,

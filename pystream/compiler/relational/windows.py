@@ -32,14 +32,10 @@ from pystream.compiler.relational.frames import (
 )
 from pystream.compiler.relational.scans import watermark_delay, with_watermark
 from pystream.errors import UnsupportedFeatureError
-from pystream.plan.relational import (
-    streams_over,
-)
+from pystream.plan.relational import streams_over
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
-from pystream.relational.time_bounded import (
-    is_window_ranking,
-)
+from pystream.relational.time_bounded import is_window_ranking
 
 
 def by_window_end(end: Column, within: Optional[Column] = None) -> Column:
