@@ -19,11 +19,13 @@ from pystream.common.data_types import (
     CharType,
     DataType,
     DataTypes,
+    DateType,
     DecimalType,
     DoubleType,
     FloatType,
     LocalZonedTimestampType,
     TimestampType,
+    TimeType,
     VarCharType,
 )
 from pystream.compiler.collection_and_text_functions import (
@@ -105,6 +107,69 @@ def _between(args, types, result) -> Column:
 def _extract(args, types, result) -> Column:
     unit, value = args
     return F.call_function("extract", F.lit(unit), value)
+
+
+def _truncated_time(unit: str, value: Column, kind: DataType) -> Column:
+    """FLOOR(value TO unit) of a DATE, TIME or TIMESTAMP: the value cut down to the unit."""
+    if isinstance(kind, DateType):
+        if unit in ("YEAR", "QUARTER", "MONTH", "WEEK"):
+            return F.trunc(value, unit)
+        return value
+    if isinstance(kind, TimeType):
+        return F.time_trunc(F.lit(unit), value)
+    return F.date_trunc(unit, value)
+
+
+def _floor_time(args, types, result) -> Column:
+    value, unit = args
+    return _truncated_time(unit, value, types[0])
+
+
+def _ceil_time(args, types, result) -> Column:
+    """CEIL(value TO unit): the value itself where it is on a unit's boundary, else the next
+    boundary."""
+    value, unit = args
+    floor = _truncated_time(unit, value, types[0])
+    if isinstance(types[0], TimeType):
+        step = {"HOUR": "hours", "MINUTE": "mins", "SECOND": "secs"}.get(unit)
+        if step is None:
+            raise UnsupportedFeatureError("CEIL of a TIME to %s" % unit)
+        following = floor + F.make_dt_interval(**{step: F.lit(1)})
+    elif isinstance(types[0], DateType):
+        months = {"YEAR": 12, "QUARTER": 3, "MONTH": 1}.get(unit)
+        following = F.add_months(floor, months) if months else \
+            F.date_add(floor, 7 if unit == "WEEK" else 1)
+    else:
+        following = F.timestamp_add(unit, F.lit(1), floor)
+    return F.when(floor == value, floor).otherwise(following)
+
+
+def _timestampadd(args, types, result) -> Column:
+    """TIMESTAMPADD(unit, n, datetime)."""
+    unit, n, value = args
+    return F.timestamp_add(unit, n, value)
+
+
+MONTHS_PER = {"MONTH": 1, "QUARTER": 3, "YEAR": 12}
+
+
+def _timestampdiff(args, types, result) -> Column:
+    """TIMESTAMPDIFF(unit, start, end): whole units from ``start`` to ``end``. Months
+    count as Flink's (Calcite's) do: a month from the 31st of January is the 29th of
+    February, the month's last day (Spark's count stops a day short of it)."""
+    unit, start, end = args
+    start, end = [c.cast("timestamp_ntz") if isinstance(t, DateType) else c
+                  for c, t in zip((start, end), types)]
+    months = MONTHS_PER.get(unit)
+    if months is None:
+        return F.timestamp_diff(unit, start, end)
+
+    def forward(a: Column, b: Column) -> Column:  # b >= a
+        m = F.timestamp_diff("MONTH", a, b)
+        return F.when(F.timestamp_add("MONTH", m + 1, a) <= b, m + 1).otherwise(m)
+
+    total = F.when(end >= start, forward(start, end)).otherwise(-forward(end, start))
+    return total if months == 1 else (total / months).cast("int")
 
 
 def _to_timestamp_ltz(args: List[Column], types: List[DataType], result) -> Column:
@@ -291,6 +356,8 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "to_date": _call("to_date"), "to_timestamp": _call("to_timestamp_ntz"),
     "to_timestamp_ltz": _to_timestamp_ltz,
     "date_format": _call("date_format"), "extract": _extract,
+    "floor_time": _floor_time, "ceil_time": _ceil_time, "timestampadd": _timestampadd,
+    "timestampdiff": _timestampdiff,
     "year": _call("year"), "quarter": _call("quarter"), "month": _call("month"),
     "week": _call("weekofyear"), "dayofyear": _call("dayofyear"),
     "dayofmonth": _call("dayofmonth"), "dayofweek": _call("dayofweek"),

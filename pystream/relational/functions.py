@@ -183,7 +183,8 @@ _SCALAR = {
     "week": returns(BIGINT), "dayofyear": returns(BIGINT), "dayofmonth": returns(BIGINT),
     "dayofweek": returns(BIGINT), "hour": returns(BIGINT), "minute": returns(BIGINT),
     "second": returns(BIGINT), "floor_time": same_as(0), "ceil_time": same_as(0),
-    "timestampdiff": returns(INT), "unix_timestamp": returns(BIGINT),
+    "timestampdiff": returns(INT), "timestampadd": same_as(1),
+    "unix_timestamp": returns(BIGINT),
     "from_unixtime": returns(STRING), "convert_tz": returns(STRING),
     # collections and rows
     "array": lambda types: DataTypes.ARRAY(type_rules.common_type(types)).not_null(),

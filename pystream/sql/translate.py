@@ -851,7 +851,7 @@ BINARY = {
 
 # sqlglot function classes whose Flink name differs from the class name
 FUNCTION_NAMES = {
-    "length": "char_length", "stddev": "stddev_samp", "variance": "var_samp",
+    "sha": "sha1", "length": "char_length", "stddev": "stddev_samp", "variance": "var_samp",
     "pow": "power", "ceil": "ceil", "initcap": "init_cap", "currenttimestamp":
     "current_timestamp", "currentdate": "current_date", "currenttime": "current_time",
     "localtimestamp": "local_timestamp", "groupconcat": "listagg", "stddevsamp": "stddev_samp",
@@ -982,12 +982,42 @@ def _between(node: exp.Between, scope: Optional[Scope]) -> ex.Expr:
     return ex.Call("or", (ordered, ex.Call("between", (x, high, low))))
 
 
+def _time_unit(node: exp.Expression) -> ex.Symbol:
+    """The unit of TIMESTAMPADD/TIMESTAMPDIFF/FLOOR ... TO (``SQL_TSI_DAY`` is ``DAY``)."""
+    unit = node.name.upper()
+    return ex.Symbol(unit[len("SQL_TSI_"):] if unit.startswith("SQL_TSI_") else unit)
+
+
+def _timestamp_add(node: exp.TimestampAdd, scope: Optional[Scope]) -> ex.Expr:
+    """TIMESTAMPADD(unit, n, datetime) (sqlglot keeps the datetime in ``this``)."""
+    return ex.Call("timestampadd", (_time_unit(node.args["unit"]),
+                                    to_expr(node.expression, scope), to_expr(node.this, scope)))
+
+
+def _timestamp_diff(node: exp.TimestampDiff, scope: Optional[Scope]) -> ex.Expr:
+    """TIMESTAMPDIFF(unit, start, end) (sqlglot keeps ``end`` in ``this``)."""
+    return ex.Call("timestampdiff", (_time_unit(node.args["unit"]),
+                                     to_expr(node.expression, scope), to_expr(node.this, scope)))
+
+
+def _floor_or_ceil(node: exp.Func, scope: Optional[Scope]) -> ex.Expr:
+    """FLOOR(x) / CEIL(x), or of a date or time to a unit: FLOOR(ts TO HOUR)."""
+    unit = node.args.get("to")
+    if unit is None:
+        return _builtin(node, scope)
+    name = "floor_time" if isinstance(node, exp.Floor) else "ceil_time"
+    return ex.Call(name, (to_expr(node.this, scope), _time_unit(unit)))
+
+
 def _is(node: exp.Is, scope: Optional[Scope]) -> ex.Expr:
     target = node.expression
     if isinstance(target, exp.Null):
         return ex.Call("is_null", (to_expr(node.this, scope),))
     if isinstance(target, exp.Boolean):
         return ex.Call("is_true" if target.this else "is_false", (to_expr(node.this, scope),))
+    if isinstance(target, exp.JSON):  # x IS JSON [VALUE | OBJECT | ARRAY | SCALAR]
+        kind = str(target.this or "VALUE").upper()
+        return ex.Call("is_json", (to_expr(node.this, scope), ex.Symbol(kind)))
     raise _unsupported(node)
 
 
@@ -1260,6 +1290,10 @@ EXPRESSIONS: Dict[type, Callable[[Any, Optional[Scope]], ex.Expr]] = {
     exp.Extract: lambda node, scope: ex.Call("extract", (ex.Symbol(node.this.name.upper()),
                                                          to_expr(node.expression, scope))),
     exp.Trim: _trim,
+    exp.TimestampAdd: _timestamp_add,
+    exp.TimestampDiff: _timestamp_diff,
+    exp.Floor: _floor_or_ceil,
+    exp.Ceil: _floor_or_ceil,
     exp.Array: lambda node, scope: ex.Call("array", _args(node.expressions, scope)),
     exp.JSONObject: _json_object,
     exp.JSONArray: _json_array,
