@@ -172,6 +172,12 @@ def _timestampdiff(args, types, result) -> Column:
     return total if months == 1 else (total / months).cast("int")
 
 
+def _to_timestamp(args, types, result) -> Column:
+    """TO_TIMESTAMP(text[, Java pattern]): NULL where the text does not parse, as in Flink
+    (parsed in the session's time zone, read back as the local date-time it names)."""
+    return F.try_to_timestamp(*args)
+
+
 def _to_timestamp_ltz(args: List[Column], types: List[DataType], result) -> Column:
     """TO_TIMESTAMP_LTZ(numeric[, precision 3 | 0]) or (string[, format[, time zone]])."""
     value = args[0]
@@ -353,7 +359,7 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "now": _call("current_timestamp"), "proctime": _call("current_timestamp"),
     "local_timestamp": _call("localtimestamp"),
     "current_row_timestamp": _call("current_timestamp"),
-    "to_date": _call("to_date"), "to_timestamp": _call("to_timestamp_ntz"),
+    "to_date": _call("to_date"), "to_timestamp": _to_timestamp,
     "to_timestamp_ltz": _to_timestamp_ltz,
     "date_format": _call("date_format"), "extract": _extract,
     "floor_time": _floor_time, "ceil_time": _ceil_time, "timestampadd": _timestampadd,

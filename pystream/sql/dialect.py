@@ -93,11 +93,12 @@ class FlinkParser(Spark.Parser):
         # LPAD/RPAD become one PAD node our translation does not know, its UNIX_TIMESTAMP
         # and FROM_UNIXTIME convert the Java pattern, its LTRIM/RTRIM take the characters
         # first (Flink's: LTRIM(text, characters)), its STR_TO_MAP splits keys at ':' (Flink's
-        # at '=')
+        # at '='), its TO_TIMESTAMP converts the Java pattern
         **{name: _as_written(name) for name in ("ARRAY_SORT", "SPLIT", "ARRAY_SLICE",
                                                   "DATE_FORMAT", "REGEXP_EXTRACT", "LPAD",
                                                   "RPAD", "UNIX_TIMESTAMP", "FROM_UNIXTIME",
-                                                  "LTRIM", "RTRIM", "STR_TO_MAP")},
+                                                  "LTRIM", "RTRIM", "STR_TO_MAP",
+                                                  "TO_TIMESTAMP")},
     }
 
     FUNCTION_PARSERS = {
