@@ -1181,9 +1181,15 @@ UNIT_MILLIS = {"SECOND": 1000, "MINUTE": 60_000, "HOUR": 3_600_000, "DAY": 86_40
 UNIT_MONTHS = {"MONTH": 1, "YEAR": 12, "QUARTER": 3}
 
 
+DAY_TIME_UNITS = ("DAY", "HOUR", "MINUTE", "SECOND")
+
+
 def _interval(node: exp.Interval) -> ex.Literal:
-    unit = (node.unit.name if node.unit is not None else "SECOND").upper().rstrip("S")
     text = node.this.name if isinstance(node.this, exp.Literal) else node.this.sql()
+    if isinstance(node.unit, exp.IntervalSpan):
+        return _interval_span(text, node.unit.this.name.upper(),
+                              node.unit.expression.name.upper())
+    unit = (node.unit.name if node.unit is not None else "SECOND").upper().rstrip("S")
     amount = float(text) if "." in text else int(text)
     if unit in UNIT_MONTHS:
         return ex.Literal(int(amount) * UNIT_MONTHS[unit],
@@ -1192,6 +1198,23 @@ def _interval(node: exp.Interval) -> ex.Literal:
         raise UnsupportedFeatureError("INTERVAL ... %s" % unit)
     value = datetime.timedelta(milliseconds=amount * UNIT_MILLIS[unit])
     return ex.Literal(value, DataTypes.INTERVAL(DataTypes.SECOND(3)).not_null())
+
+
+def _interval_span(text: str, first: str, last: str) -> ex.Literal:
+    """``INTERVAL '2-10' YEAR TO MONTH``, ``INTERVAL '10 02:30' DAY TO MINUTE``, ...: the
+    text's fields, from the first unit to the last (a leading '-' negates them all)."""
+    fields = re.findall(r"\d+(?:\.\d*)?", text)
+    sign = -1 if text.strip().startswith("-") else 1
+    if first == "YEAR" and last == "MONTH" and len(fields) == 2:
+        months = sign * (int(fields[0]) * 12 + int(fields[1]))
+        return ex.Literal(months, DataTypes.INTERVAL(DataTypes.MONTH()).not_null())
+    if first in DAY_TIME_UNITS and last in DAY_TIME_UNITS:
+        units = DAY_TIME_UNITS[DAY_TIME_UNITS.index(first):DAY_TIME_UNITS.index(last) + 1]
+        if len(units) > 1 and len(fields) == len(units):
+            millis = sum(float(f) * UNIT_MILLIS[u] for f, u in zip(fields, units))
+            return ex.Literal(datetime.timedelta(milliseconds=sign * millis),
+                              DataTypes.INTERVAL(DataTypes.SECOND(3)).not_null())
+    raise ValidationException("Illegal interval literal '%s' %s TO %s" % (text, first, last))
 
 
 def _is_map_constructor(node: exp.Bracket) -> bool:
