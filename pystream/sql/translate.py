@@ -1009,6 +1009,27 @@ def _floor_or_ceil(node: exp.Func, scope: Optional[Scope]) -> ex.Expr:
     return ex.Call(name, (to_expr(node.this, scope), _time_unit(unit)))
 
 
+def _overlaps(node: exp.Overlaps, scope: Optional[Scope]) -> ex.Expr:
+    """``(start1, end1) OVERLAPS (start2, end2)``, either end given as a length (an
+    interval), as Calcite rewrites it: GREATEST(start1, end1) >= LEAST(start2, end2) AND
+    GREATEST(start2, end2) >= LEAST(start1, end1)."""
+    def period(side: exp.Expression) -> Tuple[ex.Expr, ex.Expr]:
+        if not isinstance(side, exp.Tuple) or len(side.expressions) != 2:
+            raise _unsupported(node)
+        start, end = side.expressions
+        first, second = to_expr(start, scope), to_expr(end, scope)
+        return first, ex.Call("plus", (first, second)) if isinstance(end, exp.Interval) \
+            else second
+
+    (a, b), (c, d) = period(node.this), period(node.expression)
+
+    def reaches(one: Tuple[ex.Expr, ex.Expr], other: Tuple[ex.Expr, ex.Expr]) -> ex.Expr:
+        return ex.Call("greater_than_or_equal", (ex.Call("greatest", one),
+                                                 ex.Call("least", other)))
+
+    return ex.Call("and", (reaches((a, b), (c, d)), reaches((c, d), (a, b))))
+
+
 def _is(node: exp.Is, scope: Optional[Scope]) -> ex.Expr:
     target = node.expression
     if isinstance(target, exp.Null):
@@ -1313,6 +1334,7 @@ EXPRESSIONS: Dict[type, Callable[[Any, Optional[Scope]], ex.Expr]] = {
     exp.Extract: lambda node, scope: ex.Call("extract", (ex.Symbol(node.this.name.upper()),
                                                          to_expr(node.expression, scope))),
     exp.Trim: _trim,
+    exp.Overlaps: _overlaps,
     exp.TimestampAdd: _timestamp_add,
     exp.TimestampDiff: _timestamp_diff,
     exp.Floor: _floor_or_ceil,
