@@ -40,6 +40,8 @@ SPARK_DEFAULTS = {
     # one partition per file split: a stream read from N files has N parallel instances
     "spark.sql.files.openCostInBytes": str(1 << 40),
     "spark.sql.timeType.enabled": "true",  # Types.SQL_TIME / LOCAL_TIME are Spark TIME columns
+    # MAP['a', 1, 'a', 2] is {a=2} in Flink (Spark fails on the repeated key by default)
+    "spark.sql.mapKeyDedupPolicy": "LAST_WIN",
     # a fresh Python worker may take more than Spark's 15 s to connect on a busy machine
     "spark.python.authenticate.socketTimeout": "60s",
     # PySpark otherwise asks the JVM for two settings and records the Python call site at
@@ -52,7 +54,8 @@ RUNTIME_CONFS = ("spark.sql.session.timeZone", "spark.sql.execution.arrow.maxRec
                  "spark.sql.streaming.stateStore.providerClass",
                  "spark.sql.streaming.forceDeleteTempCheckpointLocation",
                  "spark.sql.adaptive.enabled", "spark.sql.shuffle.partitions",
-                 "spark.sql.files.openCostInBytes", "spark.sql.timeType.enabled")
+                 "spark.sql.files.openCostInBytes", "spark.sql.timeType.enabled",
+                 "spark.sql.mapKeyDedupPolicy")
 
 
 _CANCEL_REPEAT_SECONDS = 0.5  # JobTag.cancel: again after this, while the work goes on

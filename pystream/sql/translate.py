@@ -1335,6 +1335,9 @@ EXPRESSIONS: Dict[type, Callable[[Any, Optional[Scope]], ex.Expr]] = {
                                                          to_expr(node.expression, scope))),
     exp.Trim: _trim,
     exp.Overlaps: _overlaps,
+    # MAP_FROM_ARRAYS(keys, values) (sqlglot's Map of two arrays; MAP[...] is a Bracket)
+    exp.Map: lambda node, scope: ex.Call("map_from_arrays", (
+        to_expr(node.args["keys"], scope), to_expr(node.args["values"], scope))),
     exp.TimestampAdd: _timestamp_add,
     exp.TimestampDiff: _timestamp_diff,
     exp.Floor: _floor_or_ceil,
