@@ -72,7 +72,7 @@ def ok() -> TableResult:
 
 
 def _query(t_env, node) -> TableResult:
-    return t_env._execute_query(translate.query_to_rel(t_env, node))
+    return t_env.execute_query_internal(translate.query_to_rel(t_env, node))
 
 
 def insert_plan(t_env, sql: str) -> Tuple[ops.Rel, str, bool]:
@@ -97,7 +97,7 @@ def _insert_parts(t_env, node: exp.Insert) -> Tuple[ops.Rel, str, bool]:
 
 
 def _reorder_for_columns(t_env, rel: ops.Rel, target: str, columns: List[str]) -> ops.Rel:
-    sink = t_env._scan(target)
+    sink = t_env.scan_internal(target)
     if len(columns) != len(rel.schema):
         raise ValidationException("INSERT column list has %d columns, the query %d." %
                                   (len(columns), len(rel.schema)))
@@ -114,7 +114,7 @@ def _reorder_for_columns(t_env, rel: ops.Rel, target: str, columns: List[str]) -
 
 def _insert(t_env, node: exp.Insert) -> TableResult:
     rel, target, overwrite = _insert_parts(t_env, node)
-    return t_env._execute_insert(rel, target, overwrite)
+    return t_env.execute_insert_internal(rel, target, overwrite)
 
 
 def _create(t_env, node: exp.Create) -> TableResult:
@@ -131,14 +131,14 @@ def _create(t_env, node: exp.Create) -> TableResult:
                 builder.column(f.name, f.data_type)
             entry = CatalogTable(builder.build(), _with_options(node), _partition_keys(node),
                                  None)
-            t_env._catalogs.create(name, entry, temporary=temporary, if_not_exists=exists)
-            return t_env._execute_insert(rel, name, False)
+            t_env.catalog_manager.create(name, entry, temporary=temporary, if_not_exists=exists)
+            return t_env.execute_insert_internal(rel, name, False)
         entry = CatalogTable(_declared_schema(target), _with_options(node),
                              _partition_keys(node), _table_comment(node))
         like = _like_property(node)
         if like is not None:
             entry = _copied_like(t_env, like, entry)
-        t_env._catalogs.create(name, entry, temporary=temporary, if_not_exists=exists)
+        t_env.catalog_manager.create(name, entry, temporary=temporary, if_not_exists=exists)
         return ok()
     if kind == "VIEW":
         target = node.this
@@ -146,11 +146,11 @@ def _create(t_env, node: exp.Create) -> TableResult:
         rel = translate.query_to_rel(t_env, node.expression)
         if isinstance(target, exp.Schema):
             rel = build.rename_all(rel, [c.name for c in target.expressions])
-        t_env._catalogs.create(name, CatalogView(rel, to_sql(node.expression)),
+        t_env.catalog_manager.create(name, CatalogView(rel, to_sql(node.expression)),
                                temporary=temporary, if_not_exists=exists)
         return ok()
     if kind in ("DATABASE", "SCHEMA"):
-        t_env._catalogs.create_database(_table_name(node.this), if_not_exists=exists)
+        t_env.catalog_manager.create_database(_table_name(node.this), if_not_exists=exists)
         return ok()
     raise UnsupportedFeatureError("CREATE %s" % kind)
 
@@ -161,11 +161,11 @@ def _drop(t_env, node: exp.Drop) -> TableResult:
     temporary = bool(node.args.get("temporary"))
     target = node.this or (node.args.get("tables") or [None])[0]  # sqlglot: DROP TABLE's
     if kind in ("TABLE", "VIEW"):
-        t_env._catalogs.drop(_table_name(target), temporary=temporary, if_exists=exists,
+        t_env.catalog_manager.drop(_table_name(target), temporary=temporary, if_exists=exists,
                              view=(kind == "VIEW"))
         return ok()
     if kind in ("DATABASE", "SCHEMA"):
-        t_env._catalogs.drop_database(_table_name(node.this), if_exists=exists,
+        t_env.catalog_manager.drop_database(_table_name(node.this), if_exists=exists,
                                       cascade=bool(node.args.get("cascade")))
         return ok()
     raise UnsupportedFeatureError("DROP %s" % kind)
@@ -198,8 +198,8 @@ def _describe(t_env, node: exp.Describe) -> TableResult:
     """Flink's columns: name, type, nullability, the primary key (``PRI(a, b)``), the
     extras of a computed or metadata column, the watermark of its time attribute."""
     name = _table_name(node.this)
-    rel = t_env._scan(name)
-    entry = None if name in t_env._anonymous else t_env._catalogs.lookup(name)[1]
+    rel = t_env.scan_internal(name)
+    entry = None if t_env.is_inline_table(name) else t_env.catalog_manager.lookup(name)[1]
     declared = {c.name: c for c in entry.schema.columns} \
         if isinstance(entry, CatalogTable) else {}
     key = entry.schema.primary_key if isinstance(entry, CatalogTable) else ()
@@ -262,7 +262,7 @@ def _copied_like(t_env, like: exp.LikeProperty, own: CatalogTable) -> CatalogTab
     columns, then the table's own; the source's options overridden by the table's own
     (Flink's default: INCLUDING ALL OVERWRITING OPTIONS)."""
     source_name = _table_name(like.this)
-    _, source = t_env._catalogs.lookup(source_name)
+    _, source = t_env.catalog_manager.lookup(source_name)
     if not isinstance(source, CatalogTable):
         raise ValidationException("Source table '%s' of the LIKE clause can not be a VIEW."
                                   % source_name)
@@ -388,7 +388,7 @@ def _show(t_env, node: Show) -> TableResult:
 def _show_create(t_env, kind: str, name: str) -> str:
     """The DDL of a table or view, as Flink writes it (its types as Flink serializes them,
     its options sorted)."""
-    catalogs = t_env._catalogs
+    catalogs = t_env.catalog_manager
     if not catalogs.exists(name):
         raise ValidationException("Could not execute SHOW %s. %s with identifier '%s' doesn't "
                                   "exist." % (kind, kind.split()[1].title(), name))
@@ -447,7 +447,7 @@ def _expanded_query(t_env, text: Optional[str]) -> Optional[str]:
     for table in tables:
         name = ".".join(p.name for p in table.parts)
         try:
-            path, entry = t_env._catalogs.lookup(name)
+            path, entry = t_env.catalog_manager.lookup(name)
         except Exception:  # noqa: BLE001 - an unknown table: as written
             return text
         fields = [c.name for c in entry.schema.columns] if isinstance(entry, CatalogTable) \
@@ -538,7 +538,7 @@ def _explained(t_env, statement: exp.Expression) -> ops.Rel:
 
 def _explain(t_env, node: Explain) -> TableResult:
     rel = _explained(t_env, node.this)
-    return TableResult.of_rows(["result"], [DataTypes.STRING()], [(t_env._explain(rel),)])
+    return TableResult.of_rows(["result"], [DataTypes.STRING()], [(t_env.explain_internal(rel),)])
 
 
 def _statement_set(t_env, node: StatementSet) -> TableResult:
@@ -576,7 +576,7 @@ def _create_catalog(t_env, node: CreateCatalog) -> TableResult:
         if node.args.get("exists"):
             return ok()
         raise ValidationException("Catalog %s already exists." % node.name)
-    t_env._catalogs.create_catalog(node.name)
+    t_env.catalog_manager.create_catalog(node.name)
     return ok()
 
 
@@ -587,7 +587,7 @@ def _options_text(text: str) -> Dict[str, str]:
 
 def _alter_table(t_env, node: AlterTable) -> TableResult:
     """``ALTER TABLE``: the table's catalog entry replaced by an altered copy."""
-    catalogs, name = t_env._catalogs, node.name
+    catalogs, name = t_env.catalog_manager, node.name
     if not catalogs.exists(name):
         if node.args.get("exists"):
             return ok()

@@ -164,7 +164,7 @@ def _from(t_env, node: exp.Expression, ctes) -> Scope:
         qualifier = node.alias or name
         parts = [p.name for p in node.parts] if hasattr(node, "parts") else [name]
         key = ".".join(parts)
-        rel = ctes[key.lower()] if key.lower() in ctes else t_env._scan(key)
+        rel = ctes[key.lower()] if key.lower() in ctes else t_env.scan_internal(key)
         scope = Scope.of(rel, qualifier)
         aliases = node.args.get("alias")
         if aliases is not None and aliases.columns:

@@ -38,13 +38,13 @@ class StatementSet:
                                table_pipeline._overwrite)
 
     def explain(self, *extra_details) -> str:
-        return "\n".join(self._t_env._explain(rel) for rel, _, _ in self._inserts)
+        return "\n".join(self._t_env.explain_internal(rel) for rel, _, _ in self._inserts)
 
     def print_explain(self, *extra_details) -> None:
         print(self.explain(*extra_details))
 
     def execute(self) -> TableResult:
-        results = [self._t_env._execute_insert(rel, target, overwrite)
+        results = [self._t_env.execute_insert_internal(rel, target, overwrite)
                    for rel, target, overwrite in self._inserts]
         self._inserts = []
         names = [n for r in results for n in r.get_table_schema().get_field_names()]

@@ -245,7 +245,7 @@ class Table:
         print(self.get_schema().summary())
 
     def explain(self, *extra_details) -> str:
-        return self._t_env._explain(self._rel)
+        return self._t_env.explain_internal(self._rel)
 
     def print_explain(self, *extra_details) -> None:
         """Prints ``explain()``."""
@@ -254,11 +254,11 @@ class Table:
     # running
     def execute(self) -> "TableResult":
         """Runs the query; its rows come from ``collect()`` or ``print()`` of the result."""
-        return self._t_env._execute_query(self._rel)
+        return self._t_env.execute_query_internal(self._rel)
 
     def execute_insert(self, table_path_or_descriptor, overwrite: bool = False) -> "TableResult":
         """Writes the rows into a registered table (or one described by a TableDescriptor)."""
-        return self._t_env._execute_insert(self._rel, table_path_or_descriptor, overwrite)
+        return self._t_env.execute_insert_internal(self._rel, table_path_or_descriptor, overwrite)
 
     def insert_into(self, table_path_or_descriptor, overwrite: bool = False):
         """An INSERT of the rows into a registered table (or one a TableDescriptor

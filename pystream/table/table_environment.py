@@ -121,7 +121,7 @@ class TableEnvironment:
 
     def from_path(self, path: str) -> Table:
         """The table or view registered under ``path``."""
-        return Table(self._scan(path), self)
+        return Table(self.scan_internal(path), self)
 
     def from_descriptor(self, descriptor: TableDescriptor) -> Table:
         name = "*anonymous_%s$%d*" % (descriptor.get_options().get("connector"),
@@ -144,7 +144,7 @@ class TableEnvironment:
     def explain_sql(self, stmt: str, *extra_details) -> str:
         from pystream.sql import statements
 
-        return self._explain(statements.explained(self, stmt))
+        return self.explain_internal(statements.explained(self, stmt))
 
     def create_statement_set(self) -> "StatementSet":
         return StatementSet(self)
@@ -272,8 +272,18 @@ class TableEnvironment:
     def use_database(self, database_name: str) -> None:
         self._catalogs.use_database(database_name)
 
-    # -- internals the Table and SQL front ends call -----------------------------------------
-    def _scan(self, path: str) -> ops.Rel:
+    # -- what the Table and SQL front ends call (not PyFlink's API: Flink's Java
+    # TableEnvironmentInternal): the catalogs, the scan of a table, running a query or an
+    # INSERT, explaining one ------------------------------------------------------------------
+    @property
+    def catalog_manager(self) -> CatalogManager:
+        return self._catalogs
+
+    def is_inline_table(self, name: str) -> bool:
+        """Whether ``name`` is the generated name of a Table object used in SQL."""
+        return name in self._anonymous
+
+    def scan_internal(self, path: str) -> ops.Rel:
         if path in self._anonymous:
             return self._anonymous[path]._rel
         object_path, entry = self._catalogs.lookup(path)
@@ -307,10 +317,10 @@ class TableEnvironment:
 
         return TableJob.of(self._query())
 
-    def _execute_query(self, rel: ops.Rel) -> TableResult:
+    def execute_query_internal(self, rel: ops.Rel) -> TableResult:
         return self._job().query_result(rel)
 
-    def _execute_insert(self, rel: ops.Rel, target, overwrite: bool) -> TableResult:
+    def execute_insert_internal(self, rel: ops.Rel, target, overwrite: bool) -> TableResult:
         if isinstance(target, TableDescriptor):
             name = "*anonymous_sink$%d*" % next(_anonymous)
             entry = _catalog_table(target, rel.schema)
@@ -324,7 +334,7 @@ class TableEnvironment:
     def _to_pandas(self, rel: ops.Rel):
         return self._job().to_pandas(rel)
 
-    def _explain(self, rel: ops.Rel) -> str:
+    def explain_internal(self, rel: ops.Rel) -> str:
         """Flink's sections: the relational tree, then the Spark plan that runs it."""
         from pystream.relational.explain import explain
 

@@ -38,7 +38,7 @@ class TablePipeline:
         """The sink table's identifier; None for a sink given by a TableDescriptor."""
         if isinstance(self._target, TableDescriptor):
             return None
-        path = self._table._t_env._catalogs.path(self._target)
+        path = self._table._t_env.catalog_manager.path(self._target)
         return ObjectIdentifier.of(path.catalog, path.database, path.name)
 
     def __str__(self) -> str:
