@@ -346,7 +346,7 @@ def _declared_schema(target) -> DeclaredSchema:
             comment = next((k.this.name for k in kinds
                             if isinstance(k, exp.CommentColumnConstraint)), None)
             if comment is not None:
-                builder._columns[-1] = replace(builder._columns[-1], comment=comment)
+                builder.with_comment(comment)
         elif isinstance(column, exp.PrimaryKey):
             builder.primary_key(*[c.name for c in column.expressions])
         elif isinstance(column, WatermarkColumnConstraint):
@@ -546,7 +546,7 @@ def _statement_set(t_env, node: StatementSet) -> TableResult:
     for insert in node.expressions:
         if not isinstance(insert, exp.Insert):
             raise ValidationException("A statement set holds INSERT statements only.")
-        statements._inserts.append(_insert_parts(t_env, insert))
+        statements.add_insert_internal(*_insert_parts(t_env, insert))
     return statements.execute()
 
 

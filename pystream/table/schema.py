@@ -2,7 +2,7 @@
 primary key, as in PyFlink's ``pyflink.table.Schema`` (for descriptors and from_data_stream)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import List, Optional, Tuple, Union
 
 from pystream.common.data_types import DataType, RowType
@@ -106,6 +106,12 @@ class Schema:
             self._columns.append(SchemaColumn(column_name, "metadata", data_type,
                                               key=metadata_key or column_name,
                                               virtual=is_virtual))
+            return self
+
+        def with_comment(self, comment: str) -> "Schema.Builder":
+            """The comment of the column declared last (Flink's Java
+            ``Schema.Builder.withComment``; DDL's ``COMMENT '...'`` of a column)."""
+            self._columns[-1] = replace(self._columns[-1], comment=comment)
             return self
 
         def watermark(self, column_name: str,

@@ -32,6 +32,11 @@ class StatementSet:
         self._inserts.append((table._rel, target_path_or_descriptor, overwrite))
         return self
 
+    def add_insert_internal(self, rel, target, overwrite: bool) -> "StatementSet":
+        """An INSERT the SQL front end has translated (not PyFlink's API)."""
+        self._inserts.append((rel, target, overwrite))
+        return self
+
     def add(self, table_pipeline: TablePipeline) -> "StatementSet":
         """Adds a ``Table.insert_into(...)``."""
         return self.add_insert(table_pipeline._target, table_pipeline._table,

@@ -45,8 +45,8 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("pystream", "pyshell")
 
-# (file under pyshell/, the expression the attribute is read on, the attribute): private
-# attributes of objects that are not pystream's, read on purpose.
+# (file under pyshell/ or pystream/sql/, the expression the attribute is read on, the
+# attribute): private attributes of objects that are not pystream's, read on purpose.
 FOREIGN_PRIVATE: Set[Tuple[str, str, str]] = {
     # CPython's documented frame snapshot: where a thread waits (for the Spark session)
     ("background.py", "sys", "_current_frames"),
@@ -54,6 +54,8 @@ FOREIGN_PRIVATE: Set[Tuple[str, str, str]] = {
     ("magics.py", "parser", "_actions"),
     # IPython gives each prompt its lexer from here (no public hook): %sql lines are SQL
     ("extension.py", "ipython", "_extra_prompt_options"),
+    # sqlglot's parser, extended by the Flink dialect's (its hooks are its private methods)
+    ("dialect.py", "Parser", "_parse_types"),
 }
 
 
@@ -334,36 +336,53 @@ def _private(name: str) -> bool:
     return name.startswith("_") and not name.startswith("__")
 
 
-def private_accesses() -> List[str]:
-    """Each place in ``pyshell/`` that reaches a private name, as ``file:line: what``."""
+def private_accesses(package: str = "pyshell") -> List[str]:
+    """Each place in ``package`` that reaches a private name of another package or object,
+    as ``file:line: what``."""
     found = []
+    folder = ROOT.joinpath(*package.split("."))
+
+    def outside(name: str) -> bool:
+        return name.startswith("pystream") and not (name == package or
+                                                    name.startswith(package + "."))
+
     for module, path in modules().items():
-        if not module.startswith("pyshell"):
+        if not (module == package or module.startswith(package + ".")):
             continue
-        rel = str(path.relative_to(ROOT / "pyshell"))
+        rel = str(path.relative_to(folder))
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             what = None
             if isinstance(node, ast.Import):
-                names = [a.name for a in node.names if a.name.startswith("pystream")
+                names = [a.name for a in node.names if outside(a.name)
                          and any(_private(p) for p in a.name.split("."))]
                 what = names and "import " + ", ".join(names)
-            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pystream"):
+            elif isinstance(node, ast.ImportFrom) and not node.level and \
+                    outside(node.module or ""):
                 names = [a.name for a in node.names if _private(a.name)]
                 if any(_private(p) for p in node.module.split(".")) or names:
                     what = "from %s import %s" % (node.module, ", ".join(
                         names or [a.name for a in node.names]))
             elif isinstance(node, ast.Attribute) and _private(node.attr):
                 owner = ast.unparse(node.value)
-                if owner not in ("self", "cls") and (rel, owner, node.attr) not in FOREIGN_PRIVATE:
+                if owner not in ("self", "cls", "super()") and \
+                        (rel, owner, node.attr) not in FOREIGN_PRIVATE:
                     what = "%s.%s" % (owner, node.attr)
             if what:
-                found.append("pyshell/%s:%d: %s" % (rel, node.lineno, what))
+                found.append("%s/%s:%d: %s" % (package.replace(".", "/"), rel, node.lineno,
+                                               what))
     return found
 
 
 def test_the_shell_uses_public_names_only():
     accesses = private_accesses()
     assert not accesses, "pyshell reaches private names:\n" + "\n".join(accesses)
+
+
+def test_the_sql_front_end_reaches_the_environment_through_public_names():
+    """``pystream.sql`` uses the TableEnvironment's internals by their names
+    (``catalog_manager``, ``scan_internal``, ...), as Flink's TableEnvironmentInternal."""
+    accesses = private_accesses("pystream.sql")
+    assert not accesses, "pystream.sql reaches private names:\n" + "\n".join(accesses)
 
 
 if __name__ == "__main__":
