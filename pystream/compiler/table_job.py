@@ -18,7 +18,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 
 from pyspark.sql import functions as F
 
-from pystream.common.data_types import DataTypes
+from pystream.common.data_types import BinaryType, DataTypes, VarBinaryType
 from pystream.common.job import JobID
 from pystream.common.types import Row, RowKind
 from pystream.compiler import table_connectors
@@ -301,7 +301,7 @@ class TableJob:
         types = list(rel.schema.types)
         width = len(types)
         for spark_row in _spark_rows(df):
-            values = [t.python_value(v) for t, v in zip(types, spark_row)]
+            values = [_collected(t, t.python_value(v)) for t, v in zip(types, spark_row)]
             row = Row(*values)
             if updating:
                 row.set_row_kind(row_kind_of(spark_row[width]))
@@ -429,6 +429,14 @@ class TableJob:
 
 # sinks whose rows nobody sees, so their order needs no sort
 UNORDERED_SINKS = ("blackhole",)
+
+
+def _collected(data_type, value):
+    """A field's value as PyFlink's ``collect()`` gives it: BINARY and BYTES as a
+    ``bytearray`` (Java's byte[] unpickled; a Python function gets ``bytes``)."""
+    if isinstance(value, bytes) and isinstance(data_type, (BinaryType, VarBinaryType)):
+        return bytearray(value)
+    return value
 
 
 def _in_order(df, *columns: str):
