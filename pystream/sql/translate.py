@@ -337,6 +337,8 @@ def _select(t_env, node: exp.Select, ctes) -> ops.Rel:
         rel, scope = _scalar_subqueries(t_env, [where.this], rel, scope, ctes)
         rel = _where(t_env, rel, where.this, scope)
         scope = Scope(rel, scope.columns, scope.window)
+    for item in list(node.expressions):
+        _exists_as_count(item)
     rel, scope = _scalar_subqueries(t_env, list(node.expressions), rel, scope, ctes)
     items = _select_items(node, scope)
     having = node.args.get("having")
@@ -597,6 +599,22 @@ def _scalar_subqueries(t_env, roots: List[exp.Expression], rel: ops.Rel, scope: 
                 column = exp.Coalesce(this=column, expressions=[exp.Literal.number(0)])
             subquery.replace(column)
     return rel, scope
+
+
+def _exists_as_count(root: exp.Expression) -> None:
+    """Rewrites, in place, each ``EXISTS (SELECT ... FROM ... WHERE ...)`` in ``root`` (a
+    select item: a WHERE clause's is a semi join) as ``(SELECT COUNT(*) FROM ... WHERE ...)
+    > 0``: a scalar sub-query, correlated or not. A query with grouping, DISTINCT, LIMIT or
+    a set operation stays as it is (refused)."""
+    for node in list(root.find_all(exp.Exists)):
+        query = node.this.this if isinstance(node.this, exp.Subquery) else node.this
+        if not isinstance(query, exp.Select) or any(
+                query.args.get(k) for k in ("group", "having", "distinct", "limit", "offset")):
+            continue
+        counted = query.copy()
+        counted.set("expressions", [exp.Count(this=exp.Star())])
+        node.replace(exp.GT(this=exp.Subquery(this=counted),
+                            expression=exp.Literal.number(0)))
 
 
 def _scalar_subquery_nodes(root: exp.Expression) -> List[exp.Subquery]:
