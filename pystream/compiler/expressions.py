@@ -315,7 +315,8 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "concat": _call("concat"), "concat_ws": _call("concat_ws"),
     "upper": _call("upper"), "lower": _call("lower"), "init_cap": _op(_init_cap),
     "json_value": _call("get_json_object"), "json_query": _call("get_json_object"),
-    "json_exists": _op(lambda s, path: F.get_json_object(s, path).isNotNull()),
+    "json_exists": _op(lambda s, path: F.when(s.isNotNull(), F.call_function(
+        "get_json_object", s, path).isNotNull())),
     "char_length": _call("char_length"), "substring": _substring, "trim": _trim,
     "ltrim": _op(lambda s, *chars: F.call_function("ltrim", *chars, s)),  # (chars first)
     "rtrim": _op(lambda s, *chars: F.call_function("rtrim", *chars, s)), "replace": _op(_replace),
