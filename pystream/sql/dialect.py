@@ -106,6 +106,32 @@ class FlinkParser(Spark.Parser):
         "JSON_ARRAY": lambda self: self._parse_json_array(),
     }
 
+    def _parse_case(self) -> Optional[exp.Expression]:
+        """sqlglot's CASE, and Flink's simple CASE whose WHEN lists values (``CASE k WHEN 'y',
+        'z' THEN 2 ...``): such a CASE becomes the searched form, ``WHEN k IN ('y', 'z')``."""
+        if self._match(TokenType.DOT, advance=False):  # case.* : not a CASE
+            self._retreat(self._index - 1)
+            return None
+        comments = self._prev_comments
+        subject = self._parse_disjunction()
+        branches = []
+        while self._match(TokenType.WHEN):
+            values = [self._parse_disjunction()]
+            while subject is not None and self._match(TokenType.COMMA):
+                values.append(self._parse_disjunction())
+            self._match(TokenType.THEN)
+            branches.append((values, self._parse_disjunction()))
+        default = self._parse_disjunction() if self._match(TokenType.ELSE) else None
+        if not self._match(TokenType.END):
+            self.raise_error("Expected END after CASE", self._prev)
+        if subject is not None and any(len(values) > 1 for values, _ in branches):
+            ifs = [exp.If(this=exp.In(this=subject.copy(), expressions=values), true=then)
+                   for values, then in branches]
+            return self.expression(exp.Case(ifs=ifs, default=default), comments=comments)
+        ifs = [exp.If(this=values[0], true=then) for values, then in branches]
+        return self.expression(exp.Case(this=subject, ifs=ifs, default=default),
+                               comments=comments)
+
     def _parse_json_array(self) -> exp.JSONArray:
         """Flink's ``JSON_ARRAY(value, ... [NULL | ABSENT] ON NULL)``."""
         values = [] if self._curr is None or self._curr.token_type == TokenType.R_PAREN \
