@@ -183,12 +183,10 @@ class TableJob:
         names = [quoted(n) for n in rel.schema.names]
         df = frame.df.withColumn(PART, F.spark_partition_id()) if subtasks else frame.df
         part = [F.col(PART)] if subtasks else []
-        if not ctx.changelog or not ordered:
-            return df.select(*names, *([F.col(OP)] if frame.updating and ctx.changelog
-                                       else []), *part), frame.updating and ctx.changelog
-        if frame.updating:
-            return _in_order(df, SEQ, SUB).select(*names, F.col(OP), *part), True
-        return _in_order(df, SEQ).select(*names, *part), False
+        updating = ctx.changelog and frame.updating
+        if ctx.changelog and ordered:
+            df = _in_order(df, SEQ, SUB) if updating else _in_order(df, SEQ)
+        return df.select(*names, *([F.col(OP)] if updating else []), *part), updating
 
     @property
     def parallelism(self) -> int:

@@ -1006,16 +1006,12 @@ def _time_unit(node: exp.Expression) -> ex.Symbol:
     return ex.Symbol(unit[len("SQL_TSI_"):] if unit.startswith("SQL_TSI_") else unit)
 
 
-def _timestamp_add(node: exp.TimestampAdd, scope: Optional[Scope]) -> ex.Expr:
-    """TIMESTAMPADD(unit, n, datetime) (sqlglot keeps the datetime in ``this``)."""
-    return ex.Call("timestampadd", (_time_unit(node.args["unit"]),
-                                    to_expr(node.expression, scope), to_expr(node.this, scope)))
-
-
-def _timestamp_diff(node: exp.TimestampDiff, scope: Optional[Scope]) -> ex.Expr:
-    """TIMESTAMPDIFF(unit, start, end) (sqlglot keeps ``end`` in ``this``)."""
-    return ex.Call("timestampdiff", (_time_unit(node.args["unit"]),
-                                     to_expr(node.expression, scope), to_expr(node.this, scope)))
+def _unit_first(name: str) -> Callable[[exp.Func, Optional[Scope]], ex.Expr]:
+    """TIMESTAMPADD(unit, n, datetime) / TIMESTAMPDIFF(unit, start, end), as written: sqlglot
+    keeps the last argument in ``this`` and the middle one in ``expression``."""
+    return lambda node, scope: ex.Call(name, (
+        _time_unit(node.args["unit"]), to_expr(node.expression, scope),
+        to_expr(node.this, scope)))
 
 
 def _floor_or_ceil(node: exp.Func, scope: Optional[Scope]) -> ex.Expr:
@@ -1356,8 +1352,8 @@ EXPRESSIONS: Dict[type, Callable[[Any, Optional[Scope]], ex.Expr]] = {
     # MAP_FROM_ARRAYS(keys, values) (sqlglot's Map of two arrays; MAP[...] is a Bracket)
     exp.Map: lambda node, scope: ex.Call("map_from_arrays", (
         to_expr(node.args["keys"], scope), to_expr(node.args["values"], scope))),
-    exp.TimestampAdd: _timestamp_add,
-    exp.TimestampDiff: _timestamp_diff,
+    exp.TimestampAdd: _unit_first("timestampadd"),
+    exp.TimestampDiff: _unit_first("timestampdiff"),
     exp.Floor: _floor_or_ceil,
     exp.Ceil: _floor_or_ceil,
     exp.Array: lambda node, scope: ex.Call("array", _args(node.expressions, scope)),
