@@ -298,8 +298,9 @@ class TableJob:
         df, updating = frame or self.frame(rel)
         types = list(rel.schema.types)
         width = len(types)
+        readers = [_collected_reader(t) for t in types]
         for spark_row in _spark_rows(df):
-            values = [_collected(t, t.python_value(v)) for t, v in zip(types, spark_row)]
+            values = [read(v) for read, v in zip(readers, spark_row)]
             row = Row(*values)
             if updating:
                 row.set_row_kind(row_kind_of(spark_row[width]))
@@ -429,12 +430,13 @@ class TableJob:
 UNORDERED_SINKS = ("blackhole",)
 
 
-def _collected(data_type, value):
-    """A field's value as PyFlink's ``collect()`` gives it: BINARY and BYTES as a
-    ``bytearray`` (Java's byte[] unpickled; a Python function gets ``bytes``)."""
-    if isinstance(value, bytes) and isinstance(data_type, (BinaryType, VarBinaryType)):
-        return bytearray(value)
-    return value
+def _collected_reader(data_type):
+    """How a field's Spark value becomes the value PyFlink's ``collect()`` gives: the type's
+    Python value, and BINARY and BYTES as a ``bytearray`` (Java's byte[] unpickled; a Python
+    function gets ``bytes``)."""
+    if isinstance(data_type, (BinaryType, VarBinaryType)):
+        return lambda value: None if value is None else bytearray(value)
+    return data_type.python_value
 
 
 def _in_order(df, *columns: str):
