@@ -102,6 +102,19 @@ def test_a_window_join_of_unbounded_tables_emits_each_window_once_it_closes(tmp_
     assert _printed(_take(result, 5)) == expected
 
 
+def _wait_for_watermark(rows, at_least: str, timeout: float = 60) -> None:
+    """Returns once a micro-batch of the query whose rows come from ``rows`` ran with its
+    watermark at ``at_least`` (ISO text, UTC) or later."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        marks = [p.get("eventTime", {}).get("watermark", "") for query in
+                 rows._job.queries for p in query.recentProgress]
+        if any(mark >= at_least for mark in marks):
+            return
+        time.sleep(0.1)
+    raise AssertionError("the watermark never reached %s: %s" % (at_least, marks))
+
+
 def test_a_window_join_drops_rows_behind_the_watermark(tmp_path):
     """Rows for a window the watermark has passed join nothing (Flink's window join drops
     them as late); rows for a later window still do."""
@@ -124,11 +137,11 @@ def test_a_window_join_drops_rows_behind_the_watermark(tmp_path):
     with result.collect() as rows:
         for row in rows:
             joined.append(tuple(row))
-            if len(joined) == 1:  # the watermarks are at 12:01:59 now; then at 13:00
+            if len(joined) == 1:  # the watermarks are at 12:01:59 now; then at 12:59:59
                 for name in ("lefts", "rights"):
                     (tmp_path / name / "part-1.csv").write_text(
                         "2020-04-15 13:00:00,9,%s9\n" % name)
-                time.sleep(3)
+                _wait_for_watermark(rows, "2020-04-15T12:59:59")
                 for name in ("lefts", "rights"):
                     (tmp_path / name / "part-2.csv").write_text(
                         "2020-04-15 12:03:00,2,late\n2020-04-15 14:00:00,3,%s3\n" % name)
