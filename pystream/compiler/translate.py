@@ -360,7 +360,9 @@ class Compiler:
         df = df.select(*columns)
         processor = KeyedProcessor(node.function, info, node.meta.label(), tuple(columns),
                                    timestamped, time_mode, tags, node.output_type,
-                                   broadcast_first=node.broadcast)
+                                   broadcast_first=node.broadcast,
+                                   after_event_time=time_mode == "EventTime"
+                                   and keyed.watermarked)
         df = df.groupBy(KEY).transformWithState(self.ship(processor), processor.output_schema(),
                                                 "Append", time_mode)
         out = Layout(processor.output_type or PICKLED, timestamped=timestamped, tagged=bool(tags))

@@ -117,8 +117,11 @@ class KeyedProcessor(StatefulProcessor):
 
     def __init__(self, function: Any, info: TaskInfo, label: str, columns: Tuple[str, ...],
                  timestamped: bool, time_mode: str, side_tags: tuple = (),
-                 output_type: Optional[TypeInformation] = None, broadcast_first: bool = False):
+                 output_type: Optional[TypeInformation] = None, broadcast_first: bool = False,
+                 after_event_time: bool = False):
         self.function = function
+        # fed by an event-time operator of the same query: see ``_came_before_watermark``
+        self.after_event_time = after_event_time
         self.broadcast_first = broadcast_first  # input 1's rows of a micro-batch go first
         # records of simple types go out as typed columns, others pickled in ``value``
         self.output_type = output_type if not side_tags and output_type is not None \
@@ -183,6 +186,8 @@ class KeyedProcessor(StatefulProcessor):
         rows = list(rows)
         values = [loads(r[value_at]) for r in rows]
         stamps = [r[ts_at] for r in rows] if ts_at is not None else [None] * len(rows)
+        if self.after_event_time:
+            self._came_before_watermark(host, stamps)
         if self._seq_at is not None or self._wm_at is not None:
             return self._one_by_one(host, rows, values, stamps)
         if input_at is None:
@@ -195,6 +200,17 @@ class KeyedProcessor(StatefulProcessor):
                 run = list(run)
                 host.process_run([r[1] for r in run], [r[2] for r in run], index)
         return self._finish(host)
+
+    @staticmethod
+    def _came_before_watermark(host: KeyedHost, stamps: list) -> None:
+        """The records of an operator fed by an event-time operator in the same query are
+        mostly what that operator's timers emitted as this micro-batch's watermark passed
+        them (a window's result, stamped with its timer's time): in Flink they come before
+        that watermark, so they are processed under the watermark just below their time (not
+        late: a window of windows fires), and the key's timers then fire at the batch's."""
+        known = [ts for ts in stamps if ts is not None]
+        if known and host.watermark > MIN_WATERMARK:
+            host.watermark = max(MIN_WATERMARK, min(host.watermark, min(known) - 1))
 
     def _one_by_one(self, host: KeyedHost, rows: list, values: list,
                     stamps: list) -> Iterator[SparkRow]:

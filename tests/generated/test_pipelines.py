@@ -23,8 +23,12 @@ PIPELINES = {p.id: p for p in pipelines()}
 KNOWN_FILE = ROOT / "tests" / "generated" / "known.json"
 KNOWN: dict = json.loads(KNOWN_FILE.read_text()) if KNOWN_FILE.exists() else {}
 
-# the suite runs every SAMPLE-th pipeline; PYSTREAM_GENERATED=all runs every one
+# the suite runs every SAMPLE-th pipeline and those of defects fixed since they were
+# recorded; PYSTREAM_GENERATED=all runs every one
 SAMPLE = 1 if os.environ.get("PYSTREAM_GENERATED") == "all" else 50
+FIXED = {
+    "p0203": "event-time windows over a window's output in STREAMING mode",
+}
 
 
 def recorded() -> list:
@@ -34,7 +38,7 @@ def recorded() -> list:
 
 def cases():
     for n, case in enumerate(recorded()):
-        if n % SAMPLE:
+        if n % SAMPLE and case["id"] not in FIXED:
             continue
         marks = [pytest.mark.xfail(strict=True, reason=KNOWN[case["id"]])] \
             if case["id"] in KNOWN else []
