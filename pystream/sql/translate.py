@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextvars
 import datetime
+import functools
 import re
 from dataclasses import dataclass, replace
 from decimal import Decimal
@@ -339,6 +340,7 @@ def _select(t_env, node: exp.Select, ctes) -> ops.Rel:
         scope = Scope(rel, scope.columns, scope.window)
     for item in list(node.expressions):
         _exists_as_count(item)
+        _in_as_counts(item, _qualifiers(scope))
     rel, scope = _scalar_subqueries(t_env, list(node.expressions), rel, scope, ctes)
     items = _select_items(node, scope)
     having = node.args.get("having")
@@ -611,10 +613,52 @@ def _exists_as_count(root: exp.Expression) -> None:
         if not isinstance(query, exp.Select) or any(
                 query.args.get(k) for k in ("group", "having", "distinct", "limit", "offset")):
             continue
-        counted = query.copy()
-        counted.set("expressions", [exp.Count(this=exp.Star())])
-        node.replace(exp.GT(this=exp.Subquery(this=counted),
-                            expression=exp.Literal.number(0)))
+        node.replace(exp.GT(this=_counted(query), expression=exp.Literal.number(0)))
+
+
+def _in_as_counts(root: exp.Expression, outer: set) -> None:
+    """Rewrites, in place, each ``x IN (SELECT y FROM ... WHERE c)`` in ``root`` (a select
+    item: a WHERE clause's is a semi join) as scalar sub-queries that count, with SQL's
+    three-valued answer: TRUE if a row has ``y = x``; else FALSE if there are no rows; else
+    NULL if ``x`` or some ``y`` is NULL; else FALSE. ``x`` is correlated through the one
+    table name of the outer query (``outer``); other shapes stay as they are (refused)."""
+    for node in list(root.find_all(exp.In)):
+        query = node.args.get("query")
+        query = query.this if isinstance(query, exp.Subquery) else query
+        inner = {t.alias_or_name.lower() for t in query.find_all(exp.Table)} \
+            if isinstance(query, exp.Select) else set()
+        if not isinstance(query, exp.Select) or len(query.expressions) != 1 \
+                or len(outer) != 1 or outer & inner or any(
+                query.args.get(k) for k in ("group", "having", "distinct", "limit", "offset")):
+            continue
+        value = node.this.copy()
+        for column in value.find_all(exp.Column):
+            if not column.table:
+                column.set("table", exp.to_identifier(next(iter(outer))))
+        item = query.expressions[0]
+        item = item.this if isinstance(item, exp.Alias) else item
+
+        count = functools.partial(_counted, query)
+        null = exp.Cast(this=exp.Null(), to=exp.DataType.build("BOOLEAN"))
+        node.replace(exp.Case(ifs=[
+            exp.If(this=exp.GT(this=count(exp.EQ(this=item.copy(), expression=value)),
+                               expression=exp.Literal.number(0)), true=exp.true()),
+            exp.If(this=exp.EQ(this=count(), expression=exp.Literal.number(0)),
+                   true=exp.false()),
+            exp.If(this=exp.or_(exp.Is(this=node.this.copy(), expression=exp.Null()),
+                                exp.GT(this=count(exp.Is(this=item.copy(),
+                                                         expression=exp.Null())),
+                                       expression=exp.Literal.number(0))), true=null),
+        ], default=exp.false()))
+
+
+def _counted(query: exp.Select, condition: Optional[exp.Expression] = None) -> exp.Subquery:
+    """``(SELECT COUNT(*) FROM ... WHERE ... [AND condition])`` of ``query``."""
+    counted = query.copy()
+    counted.set("expressions", [exp.Count(this=exp.Star())])
+    if condition is not None:
+        counted = counted.where(condition, copy=False)
+    return exp.Subquery(this=counted)
 
 
 def _scalar_subquery_nodes(root: exp.Expression) -> List[exp.Subquery]:

@@ -48,11 +48,16 @@ def recorded() -> list:
 # the suite runs every SAMPLE-th recorded query (about fifty), and not those whose expressions
 # are asked one by one (fifty Spark jobs each); PYSTREAM_GENERATED=all runs every one
 SAMPLE = 1 if os.environ.get("PYSTREAM_GENERATED") == "all" else 100
+# and the queries of defects fixed since they were recorded
+FIXED = {
+    "fn-019": "IN (sub-query) as a value, correlated or not",
+    "fn-020": "NOT IN (sub-query) as a value, with NULLs on either side",
+}
 
 
 def cases():
     for n, case in enumerate(recorded()):
-        if SAMPLE > 1 and (n % SAMPLE or "alone" in case):
+        if SAMPLE > 1 and (n % SAMPLE or "alone" in case) and case["id"] not in FIXED:
             continue
         marks = [pytest.mark.xfail(strict=True, reason=KNOWN[case["id"]])] \
             if case["id"] in KNOWN else []
