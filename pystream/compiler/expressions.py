@@ -15,6 +15,7 @@ from pyspark.sql import Column
 from pyspark.sql import functions as F
 
 from pystream.common.data_types import (
+    ArrayType,
     BooleanType,
     CharType,
     DataType,
@@ -24,6 +25,7 @@ from pystream.common.data_types import (
     DoubleType,
     FloatType,
     LocalZonedTimestampType,
+    MapType,
     TimestampType,
     TimeType,
     VarCharType,
@@ -294,6 +296,17 @@ def _unix_timestamp(args: List[Column], types: List[DataType], result: DataType)
                                                    F.lit(-(1 << 63)).cast("bigint")))
 
 
+def _item(args: List[Column], types: List[DataType], result: DataType) -> Column:
+    """``array[i]``: NULL outside 1..length, as in Flink (Spark's element_at fails there,
+    counts negative indices from the end, and gives a constant array's last element at a
+    NULL index); ``map[key]``: NULL for a key it does not have, or NULL (then the map, which
+    may have a NULL key Spark cannot hold, is not made)."""
+    container, index = args
+    if isinstance(types[0], ArrayType):
+        return F.when(index >= 1, F.try_element_at(container, index))
+    return F.when(index.isNotNull(), F.element_at(container, index))
+
+
 SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Column]] = {
     "plus": _plus, "minus": _op(lambda a, b: a - b),
     "times": _op(lambda a, b: a * b), "divide": _divide,
@@ -372,7 +385,7 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "unix_timestamp": _unix_timestamp, "from_unixtime": _call("from_unixtime"),
     "array": _call("array"), "map": _call("map"), "cardinality": _call("size"),
     "element": _op(lambda a: F.when(F.size(a) == 1, F.get(a, 0))),
-    "item": lambda a, t, r: F.element_at(a[0], a[1]),
+    "item": _item,
     # NULL is an element like any other (Spark's: NULL where no element matches and one is NULL)
     "array_contains": _op(lambda array, x: F.when(
         array.isNotNull(), F.exists(array, lambda e: e.eqNullSafe(x)))),
@@ -550,6 +563,11 @@ def literal(value, data_type: DataType) -> Column:
         return F.lit(value)
     if isinstance(value, datetime.timedelta) or isinstance(data_type, DecimalType):
         return F.lit(value).cast(spark_type(data_type))
+    if isinstance(value, dict) and isinstance(data_type, MapType):  # F.lit takes no dict
+        entries = [(literal(k, data_type.key_type), literal(v, data_type.value_type))
+                   for k, v in value.items()]
+        return F.create_map(*[c for entry in entries for c in entry]) \
+            .cast(spark_type(data_type))
     return F.lit(data_type.spark_value(value) if hasattr(data_type, "spark_value") else
                  value).cast(spark_type(data_type))
 
