@@ -34,6 +34,7 @@ from pystream.compiler.collection_and_text_functions import (
     COLLECTION_AND_TEXT_FUNCTIONS,
     JSON_CONSTRUCTORS,
 )
+from pystream.compiler.json_path_functions import JSON_PATH_FUNCTIONS
 from pystream.errors import UnsupportedFeatureError
 from pystream.relational import expressions as ex
 from pystream.relational.resolve import type_of
@@ -327,9 +328,6 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "if": _if, "case": _case, "coalesce": _call("coalesce"), "nullif": _call("nullif"),
     "concat": _call("concat"), "concat_ws": _call("concat_ws"),
     "upper": _call("upper"), "lower": _call("lower"), "init_cap": _op(_init_cap),
-    "json_value": _call("get_json_object"), "json_query": _call("get_json_object"),
-    "json_exists": _op(lambda s, path: F.when(s.isNotNull(), F.call_function(
-        "get_json_object", s, path).isNotNull())),
     "char_length": _call("char_length"), "substring": _substring, "trim": _trim,
     "ltrim": _op(lambda s, *chars: F.call_function("ltrim", *chars, s)),  # (chars first)
     "rtrim": _op(lambda s, *chars: F.call_function("rtrim", *chars, s)), "replace": _op(_replace),
@@ -399,6 +397,7 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "convert_tz": _op(lambda s, source, target: F.date_format(F.convert_timezone(
         source, target, F.to_timestamp_ntz(s)), "yyyy-MM-dd HH:mm:ss")),
     **COLLECTION_AND_TEXT_FUNCTIONS,
+    **JSON_PATH_FUNCTIONS,
 }
 
 AGGREGATES: Dict[str, Callable[[List[Column], bool], Column]] = {

@@ -9,13 +9,13 @@ names and deriving types on the way.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Optional, Tuple
+from typing import Any, Optional, Sequence, Tuple, Union
 
 from pystream.common.data_types import DataType
 
 __all__ = ["Expr", "Column", "Literal", "Call", "Alias", "Cast", "Star", "Symbol",
            "ColumnRange", "OverCall", "Ordering", "WindowRef", "SubQuery", "UserCall", "walk",
-           "transform"]
+           "transform", "json_path_call"]
 
 
 class Expr:
@@ -73,6 +73,19 @@ class Cast(Expr):
 
     def children(self):
         return (self.expr,)
+
+
+def json_path_call(name: str, json: Expr, path: Union[str, Expr],
+                   returning: Optional[DataType], behaviours: Sequence[Union[str, Expr]]
+                   ) -> Call:
+    """JSON_VALUE, JSON_QUERY (their ``returning`` type as a NULL of it) or JSON_EXISTS: a
+    path given as text and each behaviour's name are keywords, a default value a node
+    (``compiler.json_path_functions`` reads them)."""
+    args = [json, Symbol(path) if isinstance(path, str) else path]
+    if returning is not None:
+        args.append(Literal(None, returning))
+    args += [Symbol(b) if isinstance(b, str) else b for b in behaviours]
+    return Call(name, tuple(args))
 
 
 @dataclass(frozen=True)

@@ -133,8 +133,11 @@ _SCALAR = {
     # strings
     "concat": returns(STRING), "concat_ws": returns(STRING),
     "upper": returns(STRING), "lower": returns(STRING), "init_cap": returns(STRING),
-    "json_value": returns(STRING, "always"), "json_query": returns(STRING, "always"),
-    "json_exists": returns(BOOLEAN),
+    # (json, path, a NULL of the RETURNING type, behaviours and their defaults: see
+    # compiler.json_path_functions; the path and behaviours are keywords)
+    "json_value": lambda types: types[-3].nullable(),
+    "json_query": lambda types: types[-1].nullable(),
+    "json_exists": returns(BOOLEAN, "always"),
     "char_length": returns(INT), "substring": returns(STRING), "trim": returns(STRING),
     "ltrim": returns(STRING), "rtrim": returns(STRING), "replace": returns(STRING),
     "like": returns(BOOLEAN), "not_like": returns(BOOLEAN), "similar": returns(BOOLEAN),

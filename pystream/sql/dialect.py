@@ -22,7 +22,7 @@ from sqlglot.parser import Parser
 from sqlglot.tokens import TokenType
 
 __all__ = ["Flink", "WindowTVF", "LateralTable", "MetadataColumnConstraint",
-           "WatermarkColumnConstraint", "to_sql"]
+           "WatermarkColumnConstraint", "JsonPathCall", "to_sql"]
 
 WatermarkColumnConstraint = exp.WatermarkColumnConstraint
 WINDOW_FUNCTIONS = ("TUMBLE", "HOP", "CUMULATE", "SESSION")
@@ -36,6 +36,21 @@ class WindowTVF(exp.Expression):
 
     arg_types = {"this": True, "table": True, "time_col": True, "intervals": True,
                  "partition_by": False, "alias": False}
+
+
+class JsonPathCall(exp.Expression):
+    """``JSON_VALUE``, ``JSON_QUERY`` or ``JSON_EXISTS`` with Flink's clauses: ``this`` the
+    function's name, ``expressions`` the JSON text and the path, ``returning`` a type,
+    ``wrapper`` (WITHOUT_ARRAY, CONDITIONAL_ARRAY, UNCONDITIONAL_ARRAY), ``on_empty`` and
+    ``on_error`` a behaviour's name as a Var (NULL, ERROR, DEFAULT, EMPTY_ARRAY, EMPTY_OBJECT, TRUE,
+    FALSE, UNKNOWN), ``empty_default`` and ``error_default`` DEFAULT's values."""
+
+    arg_types = {"this": True, "expressions": True, "returning": False, "wrapper": False,
+                 "on_empty": False, "empty_default": False, "on_error": False,
+                 "error_default": False}
+
+
+JSON_PATH_FUNCTIONS = ("JSON_VALUE", "JSON_QUERY", "JSON_EXISTS")
 
 
 class LateralTable(exp.Expression):
@@ -104,6 +119,8 @@ class FlinkParser(Spark.Parser):
     FUNCTION_PARSERS = {
         **Spark.Parser.FUNCTION_PARSERS,
         "JSON_ARRAY": lambda self: self._parse_json_array(),
+        **{name: lambda self, name=name: self._parse_json_path_call(name)
+           for name in JSON_PATH_FUNCTIONS},
     }
 
     def _parse_case(self) -> Optional[exp.Expression]:
@@ -139,6 +156,57 @@ class FlinkParser(Spark.Parser):
         return self.expression(exp.JSONArray(
             expressions=[v for v in values if v is not None],
             null_handling=self._parse_on_handling("NULL", "NULL", "ABSENT")))
+
+    def _parse_json_path_call(self, name: str) -> JsonPathCall:
+        """``JSON_VALUE(json, path [RETURNING type] [{NULL | ERROR | DEFAULT value} ON
+        EMPTY] [... ON ERROR])``, ``JSON_QUERY(json, path [RETURNING type] [{WITHOUT |
+        WITH [CONDITIONAL | UNCONDITIONAL]} [ARRAY] WRAPPER] [{NULL | EMPTY ARRAY | EMPTY
+        OBJECT | ERROR} ON EMPTY] [... ON ERROR])``, ``JSON_EXISTS(json, path [{TRUE |
+        FALSE | UNKNOWN | ERROR} ON ERROR])``."""
+        json = self._parse_assignment()
+        self._match(TokenType.COMMA)
+        path = self._parse_assignment()
+        args = {}
+        while self._curr is not None and self._curr.token_type != TokenType.R_PAREN:
+            if self._match_text_seq("RETURNING"):
+                args["returning"] = self._parse_types()
+            elif self._match_text_seq("WITHOUT"):
+                self._match_text_seq("ARRAY")
+                self._expect_words("WRAPPER")
+                args["wrapper"] = exp.var("WITHOUT_ARRAY")
+            elif self._match(TokenType.WITH):
+                kind = "CONDITIONAL" if self._match_text_seq("CONDITIONAL") else \
+                    "UNCONDITIONAL"
+                self._match_text_seq("UNCONDITIONAL")
+                self._match_text_seq("ARRAY")
+                self._expect_words("WRAPPER")
+                args["wrapper"] = exp.var(kind + "_ARRAY")
+            else:
+                default = None
+                if self._match(TokenType.DEFAULT):
+                    behaviour, default = "DEFAULT", self._parse_assignment()
+                elif self._match_text_seq("EMPTY", "ARRAY"):
+                    behaviour = "EMPTY_ARRAY"
+                elif self._match_text_seq("EMPTY", "OBJECT"):
+                    behaviour = "EMPTY_OBJECT"
+                elif self._match_texts(("NULL", "ERROR", "TRUE", "FALSE", "UNKNOWN")):
+                    behaviour = self._prev.text.upper()
+                else:
+                    self.raise_error("Expecting ) or a clause of %s" % name, self._curr)
+                    break
+                self._expect_words("ON")
+                if not self._match_texts(("EMPTY", "ERROR")):
+                    self.raise_error("Expecting ON EMPTY or ON ERROR", self._curr)
+                    break
+                when = self._prev.text.lower()
+                args["on_" + when] = exp.var(behaviour)
+                args[when + "_default"] = default
+        return self.expression(JsonPathCall(this=exp.var(name), expressions=[json, path],
+                                            **args))
+
+    def _expect_words(self, *words: str) -> None:
+        if not self._match_text_seq(*words):
+            self.raise_error("Expecting %s" % " ".join(words), self._curr)
 
     def _parse_match_recognize(self) -> Optional[exp.MatchRecognize]:
         """Flink's MATCH_RECOGNIZE clause: sqlglot's, with ``WITHIN INTERVAL ...`` after the

@@ -26,7 +26,7 @@ from pystream.relational import operations as ops
 from pystream.relational.resolve import aggregate_calls, output_name
 from pystream.relational.schema import Schema
 from pystream.sql.correlation import conjuncts, decorrelate
-from pystream.sql.dialect import Flink, LateralTable, WindowTVF, to_sql
+from pystream.sql.dialect import Flink, JsonPathCall, LateralTable, WindowTVF, to_sql
 from pystream.sql.parse import parse_expression
 from pystream.sql.types import data_type_from_sql
 from pystream.util.exceptions import SqlParserException, TableException, ValidationException
@@ -1167,6 +1167,37 @@ def _json_array(node: exp.JSONArray, scope: Optional[Scope]) -> ex.Expr:
     return functions.json_array(on_null, [to_expr(v, scope) for v in node.expressions])
 
 
+# each JSON path function's behaviours in order, and the clause's default when left out
+_JSON_PATH_BEHAVIOURS = {
+    "JSON_VALUE": (("on_empty", "NULL"), ("empty_default", None), ("on_error", "NULL"),
+                   ("error_default", None)),
+    "JSON_QUERY": (("wrapper", "WITHOUT_ARRAY"), ("on_empty", "NULL"), ("on_error", "NULL")),
+    "JSON_EXISTS": (("on_error", "FALSE"),),
+}
+
+
+def _json_path_call(node: JsonPathCall, scope: Optional[Scope]) -> ex.Expr:
+    """JSON_VALUE / JSON_QUERY / JSON_EXISTS with their clauses; the path, when a string
+    literal, read as written."""
+    name = node.name.upper()
+    json, path = node.expressions
+    returning = node.args.get("returning")
+    returning = data_type_from_sql(returning) if returning is not None else \
+        None if name == "JSON_EXISTS" else DataTypes.STRING()
+    behaviours = []
+    for key, default in _JSON_PATH_BEHAVIOURS[name]:
+        given = node.args.get(key)
+        if key.endswith("_default"):
+            behaviours.append(to_expr(given, scope) if given is not None
+                              else ex.Literal(None, returning))
+        else:
+            behaviours.append(given.name if given is not None else default)
+    return ex.json_path_call(
+        name.lower(), to_expr(json, scope),
+        path.name if isinstance(path, exp.Literal) and path.is_string else to_expr(path, scope),
+        returning, behaviours)
+
+
 def _anonymous(node: exp.Anonymous, scope: Optional[Scope]) -> ex.Expr:
     """A function sqlglot does not know: a legacy window property, ROW(...), a user's or a
     built-in function by name."""
@@ -1402,6 +1433,7 @@ EXPRESSIONS: Dict[type, Callable[[Any, Optional[Scope]], ex.Expr]] = {
     exp.Ceil: _floor_or_ceil,
     exp.Array: lambda node, scope: ex.Call("array", _args(node.expressions, scope)),
     exp.JSONObject: _json_object,
+    JsonPathCall: _json_path_call,
     exp.JSONArray: _json_array,
     exp.Anonymous: _anonymous,
     exp.Func: _builtin,

@@ -12,12 +12,13 @@ from enum import Enum
 from typing import Any, Generic, TypeVar, Union
 
 from pystream.common import type_rules
-from pystream.common.data_types import DataType, DataTypes, VarCharType
+from pystream.common.data_types import DataType, DataTypes
 from pystream.relational import expressions as ex
 from pystream.relational.printing import expression_string
 
 __all__ = ["Expression", "TimeIntervalUnit", "TimePointUnit", "JsonType", "JsonOnNull",
-           "to_node"]
+           "JsonExistsOnError", "JsonValueOnEmptyOrError", "JsonQueryWrapper",
+           "JsonQueryOnEmptyOrError", "to_node"]
 
 T = TypeVar("T")
 
@@ -67,6 +68,50 @@ class JsonType(Enum):
 class JsonOnNull(Enum):
     NULL = 0
     ABSENT = 1
+
+
+class JsonExistsOnError(Enum):
+    """What ``json_exists`` gives when reading the path fails."""
+
+    TRUE = 0
+    FALSE = 1
+    UNKNOWN = 2
+    ERROR = 3
+
+
+class JsonValueOnEmptyOrError(Enum):
+    """What ``json_value`` gives for a path that finds nothing, or when reading it fails."""
+
+    NULL = 0
+    ERROR = 1
+    DEFAULT = 2
+
+
+class JsonQueryWrapper(Enum):
+    """Whether ``json_query`` wraps what it finds in an array."""
+
+    WITHOUT_ARRAY = 0
+    CONDITIONAL_ARRAY = 1
+    UNCONDITIONAL_ARRAY = 2
+
+
+class JsonQueryOnEmptyOrError(Enum):
+    """What ``json_query`` gives for a path that finds nothing, or when reading it fails."""
+
+    NULL = 0
+    EMPTY_ARRAY = 1
+    EMPTY_OBJECT = 2
+    ERROR = 3
+
+
+def _json_path_call(name: str, json: ex.Expr, path: Any, returning: DataType = None,
+                    *behaviours: Any) -> "Expression":
+    """JSON_VALUE, JSON_QUERY or JSON_EXISTS: each behaviour an enum member, a default value
+    anything ``lit`` takes (None: NULL of the ``returning`` type)."""
+    return Expression(ex.json_path_call(
+        name, json, path if isinstance(path, str) else to_node(path), returning,
+        [b.name if isinstance(b, Enum) else ex.Literal(None, returning) if b is None
+         else to_node(b) for b in behaviours]))
 
 
 def to_node(value: Any) -> ex.Expr:
@@ -352,22 +397,32 @@ class Expression(Generic[T]):
     def replace(self, search=None, replacement=None) -> "Expression":
         return _call("replace", self, search, replacement)
 
-    def json_value(self, path: str, returning_type=None, on_empty=None, default_on_empty=None,
-                   on_error=None, default_on_error=None) -> "Expression":
-        """The scalar at a JSON path (``'$.addr.city'``), as ``returning_type`` (STRING);
-        NULL when it is missing."""
-        value = _call("json_value", self, path)
-        if returning_type is None or isinstance(returning_type, VarCharType):
-            return value
-        return Expression(ex.Cast(value._node, returning_type, safe=True))
+    def json_value(self, path: str, returning_type: DataType = None,
+                   on_empty: JsonValueOnEmptyOrError = JsonValueOnEmptyOrError.NULL,
+                   default_on_empty=None,
+                   on_error: JsonValueOnEmptyOrError = JsonValueOnEmptyOrError.NULL,
+                   default_on_error=None) -> "Expression":
+        """The scalar at a JSON path (``'$.addr.city'``, ``'strict $.a[0]'``) as
+        ``returning_type`` (STRING); NULL, an error or a default where the path finds
+        nothing (``on_empty``) or reading it fails (``on_error``)."""
+        return _json_path_call("json_value", self._node, path,
+                               returning_type or DataTypes.STRING(), on_empty,
+                               default_on_empty, on_error, default_on_error)
 
-    def json_query(self, path: str, wrapping_behavior=None, on_empty=None,
-                   on_error=None) -> "Expression":
-        """The JSON text at a path."""
-        return _call("json_query", self, path)
+    def json_query(self, path: str,
+                   wrapping_behavior: JsonQueryWrapper = JsonQueryWrapper.WITHOUT_ARRAY,
+                   on_empty: JsonQueryOnEmptyOrError = JsonQueryOnEmptyOrError.NULL,
+                   on_error: JsonQueryOnEmptyOrError = JsonQueryOnEmptyOrError.NULL
+                   ) -> "Expression":
+        """The JSON text of the object or array at a path (a scalar only wrapped in an
+        array: ``wrapping_behavior``)."""
+        return _json_path_call("json_query", self._node, path, DataTypes.STRING(),
+                               wrapping_behavior, on_empty, on_error)
 
-    def json_exists(self, path: str, on_error=None) -> "Expression":
-        return _call("json_exists", self, path)
+    def json_exists(self, path: str, on_error: JsonExistsOnError = None) -> "Expression":
+        """Whether the path finds a value (not a JSON null) in this JSON text."""
+        return _json_path_call("json_exists", self._node, path, None,
+                               on_error or JsonExistsOnError.FALSE)
 
     def like(self, pattern=None, escape=None) -> "Expression":
         return _call("like", self, pattern)
