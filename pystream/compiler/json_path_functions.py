@@ -40,8 +40,9 @@ def _path(path: Union[str, Column]) -> Tuple[str, Union[str, Column]]:
 class _Found:
     """What a path finds in a JSON document: ``missing`` (no such member, or the text is not
     JSON: Flink's empty in lax mode, error in strict mode), ``null`` (a JSON null),
-    ``container`` (an object or an array), ``array``, ``text`` (the JSON text found) and
-    ``scalar`` (a scalar's text, a string's without quotes)."""
+    ``container`` (an object or an array), ``array``, ``text`` (the JSON text found),
+    ``scalar`` (a scalar's text, a string's without quotes) and ``exists`` (a value that is
+    not a JSON null)."""
 
     def __init__(self, json: Column, path: Union[str, Column]):
         if isinstance(path, str) and _PLAIN_PATH.fullmatch(path):
@@ -53,15 +54,21 @@ class _Found:
             self.container = kind.startswith("OBJECT") | kind.startswith("ARRAY")
             self.array = kind.startswith("ARRAY")
             # an object's or array's numbers as Jackson writes them (1.0 stays 1.0), a
-            # scalar's text with its quotes and its decimal digits (1.50)
+            # scalar's JSON text (a string's with its quotes)
             self.text = F.when(self.container, _get_json_object(json, path)) \
                 .otherwise(F.to_json(item))
             self.scalar = F.try_variant_get(document, F.lit(path), "string")
+            self.exists = ~self.null
         else:
             found = _get_json_object(json, path)
-            self.missing = json.isNotNull() & F.try_parse_json(json).isNull()
-            # a wildcard's matches, none an empty array (lax; Spark's: NULL)
-            self.text = F.when(~self.missing, F.coalesce(found, F.lit("[]")))
+            invalid = json.isNotNull() & F.try_parse_json(json).isNull()
+            if isinstance(path, str):  # wildcards: the matches, none an empty array (lax)
+                self.missing = invalid
+                self.text = F.when(~invalid, F.coalesce(found, F.lit("[]")))
+            else:  # a path computed per row
+                self.missing = invalid | (json.isNotNull() & found.isNull())
+                self.text = found
+            self.exists = found.isNotNull()
             self.null = F.lit(False)
             self.container = F.substring(self.text, 1, 1).isin("{", "[")
             self.array = F.substring(self.text, 1, 1) == "["
@@ -137,7 +144,7 @@ def _json_exists(args: List, types, result) -> Column:
         raise UnsupportedFeatureError("JSON_EXISTS ... %s ON ERROR" % on_error)
     return F.when(json.isNull(), F.lit(None)) \
         .when(found.missing, error if mode == "strict" else F.lit(False)) \
-        .otherwise(~found.null)
+        .otherwise(found.exists)
 
 
 JSON_PATH_FUNCTIONS = {
