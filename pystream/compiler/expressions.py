@@ -382,7 +382,9 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "hour": _call("hour"), "minute": _call("minute"), "second": _call("second"),
     "unix_timestamp": _unix_timestamp, "from_unixtime": _call("from_unixtime"),
     "array": _call("array"), "map": _call("map"), "cardinality": _call("size"),
-    "element": _op(lambda a: F.when(F.size(a) == 1, F.get(a, 0))),
+    # the only element; NULL for an empty array; more than one fails the job, as on Flink
+    "element": _op(lambda a: F.when(F.size(a) == 1, F.get(a, 0)).when(
+        F.size(a) > 1, F.raise_error(F.lit("ELEMENT of an array of more than one element")))),
     "item": _item,
     # NULL is an element like any other (Spark's: NULL where no element matches and one is NULL)
     "array_contains": _op(lambda array, x: F.when(
