@@ -175,9 +175,11 @@ class FlinkParser(Spark.Parser):
                 self._expect_words("WRAPPER")
                 args["wrapper"] = exp.var("WITHOUT_ARRAY")
             elif self._match(TokenType.WITH):
-                kind = "CONDITIONAL" if self._match_text_seq("CONDITIONAL") else \
-                    "UNCONDITIONAL"
-                self._match_text_seq("UNCONDITIONAL")
+                if self._match_text_seq("CONDITIONAL"):
+                    kind = "CONDITIONAL"
+                else:  # WITH [UNCONDITIONAL]
+                    self._match_text_seq("UNCONDITIONAL")
+                    kind = "UNCONDITIONAL"
                 self._match_text_seq("ARRAY")
                 self._expect_words("WRAPPER")
                 args["wrapper"] = exp.var(kind + "_ARRAY")

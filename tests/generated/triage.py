@@ -60,24 +60,26 @@ AVG_OF_BIGINT_WRAPS = (
     "of three values near 2^62 comes out negative); pystream averages without overflow")
 
 
+def _differing_cells(want: Optional[list], got: Optional[list]) -> list:
+    """The (PyFlink, pystream) values of the cells that differ between rows of the same
+    shape; empty when they agree or their shapes differ."""
+    if not want or not got or len(want) != len(got) or any(
+            len(w) != len(g) for w, g in zip(want, got)):
+        return []
+    return [(a, b) for w, g in zip(want, got) for a, b in zip(w, g) if a != b]
+
+
 def _wrapped_long_sums(want: Optional[list], got: Optional[list]) -> bool:
     """Whether the rows differ only in integers beyond 2^53 (where PyFlink's long sum of an
     AVG wrapped)."""
-    if not want or not got or len(want) != len(got):
-        return False
-    cells = [(a, b) for w, g in zip(want, got) if len(w) == len(g)
-             for a, b in zip(w, g) if a != b]
-    return bool(cells) and sum(len(w) for w in want) == sum(len(g) for g in got) and all(
-        isinstance(a, int) and isinstance(b, int) and max(abs(a), abs(b)) > 1 << 53
-        for a, b in cells)
+    cells = _differing_cells(want, got)
+    return bool(cells) and all(isinstance(a, int) and isinstance(b, int)
+                               and max(abs(a), abs(b)) > 1 << 53 for a, b in cells)
 
 
 def _null_as_minus_one(want: Optional[list], got: Optional[list]) -> bool:
     """Whether the rows differ only where PyFlink has -1 and pystream NULL."""
-    if not want or not got or len(want) != len(got) or any(
-            len(w) != len(g) for w, g in zip(want, got)):
-        return False
-    cells = [(a, b) for w, g in zip(want, got) for a, b in zip(w, g) if a != b]
+    cells = _differing_cells(want, got)
     return bool(cells) and all(a == -1 and b is None for a, b in cells)
 
 
