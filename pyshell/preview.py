@@ -221,7 +221,7 @@ def compiled_frame(plan) -> Iterator[Any]:
         return
     from pystream.compiler.table_job import TableJob
 
-    yield TableJob.of(plan.query).frame(plan.roots[0])[0]
+    yield TableJob(plan).frame()[0]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -262,10 +262,10 @@ def preview_table(table, limits: Limits = Limits(),
     cancel = cancel or Cancellation()
     started = time.monotonic()
     plan = plan_of(table)
-    job, rel = TableJob.of(plan.query), plan.roots[0]
-    if job.is_unbounded(rel):
-        return _preview_unbounded_table(job, rel, limits, cancel, started)
-    df, updating = job.frame(rel)
+    job = TableJob(plan)
+    if job.unbounded:
+        return _preview_unbounded_table(job, limits, cancel, started)
+    df, updating = job.frame()
     timer = threading.Timer(limits.startup + limits.timeout, cancel.cancel, args=("timeout",))
     timer.daemon = True
     rows: list = []
@@ -274,7 +274,7 @@ def preview_table(table, limits: Limits = Limits(),
         cancel.on_cancel(tag.cancel)
         timer.start()
         try:
-            for row in job.rows(rel, (df.limit(limits.n + 1), updating)):
+            for row in job.rows((df.limit(limits.n + 1), updating)):
                 rows.append(([str(row.get_row_kind())] if job.streaming else []) + list(row))
             reason = "rows" if len(rows) > limits.n else "end"
         except Exception as e:
@@ -283,16 +283,17 @@ def preview_table(table, limits: Limits = Limits(),
             reason = cancel.reason
         finally:
             timer.cancel()
-    columns = (["op"] if job.streaming else []) + list(rel.schema.names)
+    columns = (["op"] if job.streaming else []) + list(job.rel.schema.names)
     return PreviewResult(columns, rows[:limits.n], len(rows), reason,
                          time.monotonic() - started, limits)
 
 
-def _preview_unbounded_table(job, rel, limits: Limits, cancel: Cancellation,
+def _preview_unbounded_table(job, limits: Limits, cancel: Cancellation,
                              started: float) -> PreviewResult:
     """The leading changes of a query over an unbounded table: its streaming job runs until
     ``n`` rows came, the timeout, or Ctrl-C, and is cancelled then."""
-    result = job.query_result(rel).collect()
+    names = list(job.rel.schema.names)
+    result = job.query_result().collect()
     cancel.on_cancel(result.close)
     timer = threading.Timer(limits.startup + limits.timeout, cancel.cancel, args=("timeout",))
     timer.daemon = True
@@ -313,7 +314,7 @@ def _preview_unbounded_table(job, rel, limits: Limits, cancel: Cancellation,
         result.close()
     if cancel.is_set() and reason != "rows":
         reason = cancel.reason
-    return PreviewResult(["op"] + list(rel.schema.names), rows[:limits.n], len(rows), reason,
+    return PreviewResult(["op"] + names, rows[:limits.n], len(rows), reason,
                          time.monotonic() - started, limits)
 
 

@@ -92,18 +92,18 @@ def _table_rows(table, bounded_tables: bool) -> Iterator[Tuple[Any, list]]:
     from pystream.table.planning import plan_of
 
     plan = plan_of(table)
-    job, rel = TableJob.of(plan.query), plan.roots[0]
-    names = list(rel.schema.names)
-    if not job.is_unbounded(rel):
+    job = TableJob(plan)
+    names = list(job.rel.schema.names)
+    if not job.unbounded:
         if not bounded_tables:
             raise ValueError("%watch follows a STREAMING query over an unbounded table; "
                              "%preview shows the rows of a bounded one")
-        frame = job.frame(rel)
+        frame = job.frame()
         with BoundedTap(lambda: [[str(row.get_row_kind())] + list(row)
-                                 for row in job.rows(rel, frame)]) as tap:
+                                 for row in job.rows(frame)]) as tap:
             yield tap, ["op"] + names
         return
-    df, updating = job.frame(rel)
+    df, updating = job.frame()
 
     def decode(arrow) -> list:
         columns = [arrow.column(i).to_pylist() for i in range(len(names))]

@@ -5,8 +5,6 @@ from __future__ import annotations
 from pystream import graph
 from pystream.compiler.connectors import SOURCES, lookup
 from pystream.compiler.flow import Flow
-
-# read by table_jdbc and table_kafka: source_helpers is its home
 from pystream.errors import PystreamError, UnsupportedFeatureError
 
 

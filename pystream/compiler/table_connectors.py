@@ -1,7 +1,9 @@
 """SQL connectors by Flink's names and options, as Spark reads and writes.
 
 One explicit table each way: ``SOURCES`` (connector name -> reader of a ConnectorScan) and
-``SINKS`` (connector name -> writer of a finished DataFrame). Generated data is computed by
+``SINKS`` (connector name -> writer of a finished DataFrame), with ``KEYED_SINKS`` for the
+tables written with keys (Kafka and JDBC, whose code lives in their packages under
+``compiler.connectors``). Generated data is computed by
 Spark expressions over ``spark.range`` (no Python per row).
 """
 from __future__ import annotations
@@ -27,7 +29,7 @@ from pystream.relational import operations as ops
 from pystream.relational.schema import Schema
 from pystream.util.exceptions import ValidationException
 
-__all__ = ["read", "is_bounded", "SOURCES", "SINKS", "datagen_rows"]
+__all__ = ["read", "is_bounded", "SOURCES", "SINKS", "KEYED_SINKS", "datagen_rows"]
 
 SEQ, OP = "__seq", "__op"
 
@@ -185,13 +187,13 @@ def _read_changelog(node: ops.ConnectorScan, lines: DataFrame, fmt: str,
 
 
 def _read_kafka(node: ops.ConnectorScan, spark, streaming: bool, compiler=None) -> DataFrame:
-    from pystream.compiler.table_kafka import read_kafka
+    from pystream.compiler.connectors.kafka.table import read_kafka
 
     return read_kafka(node, spark, streaming, compiler)
 
 
 def _read_jdbc(node: ops.ConnectorScan, spark, streaming: bool) -> DataFrame:
-    from pystream.compiler.table_jdbc import read_jdbc
+    from pystream.compiler.connectors.jdbc.table import read_jdbc
 
     return read_jdbc(node, spark, streaming)
 
@@ -266,3 +268,21 @@ SINKS = {
     "filesystem": _write_filesystem,
     "blackhole": _write_blackhole,
 }
+
+
+def _kafka_writer(options, physical, name, primary_key, metadata):
+    from pystream.compiler.connectors.kafka.table import kafka_writer
+
+    return kafka_writer(options, physical, name, primary_key, metadata)
+
+
+def _jdbc_writer(options, physical, name, primary_key, metadata):
+    from pystream.compiler.connectors.jdbc.table import jdbc_writer
+
+    return jdbc_writer(options, physical, name, primary_key)
+
+
+# connector -> writer(options, physical, name, primary key, metadata) -> send(batch df) of
+# the tables written with keys (metadata: column -> the key it is written as), by bounded
+# statements and by streaming jobs' micro-batches alike
+KEYED_SINKS = {"kafka": _kafka_writer, "upsert-kafka": _kafka_writer, "jdbc": _jdbc_writer}

@@ -26,10 +26,10 @@ from pystream.compiler.bad_records import explained
 from pystream.compiler.expressions import quoted
 from pystream.compiler.relational import OP, SEQ, SUB, Context, Frame, context, translate
 from pystream.compiler.udfs import FunctionOptions, function_options
-from pystream.errors import JobExecutionError
-from pystream.plan import JobSettings, plan
+from pystream.errors import JobExecutionError, PystreamError
+from pystream.plan import JobSettings, Plan, plan
 from pystream.plan.planner import streams_of
-from pystream.plan.relational import is_bounded, reads_changelog
+from pystream.plan.relational import reads_changelog
 from pystream.relational import operations as ops
 from pystream.relational.explain import explain
 from pystream.relational.schema import Field, Schema
@@ -39,7 +39,6 @@ from pystream.table.catalog import CatalogTable
 from pystream.table.formatting import changelog_line
 from pystream.table.planning import TableQuery
 from pystream.table.result_kind import ResultKind
-from pystream.table.table_config import TableConfig
 from pystream.table.table_result import CloseableIterator, TableResult, row_kind_of
 from pystream.table.table_schema import TableSchema
 from pystream.util.exceptions import TableException, ValidationException
@@ -47,23 +46,6 @@ from pystream.util.exceptions import TableException, ValidationException
 __all__ = ["TableJob"]
 
 PART = "__part"  # the Spark partition a row was computed in (the print sink's subtask)
-
-
-def _kafka_writer(options, physical, name, primary_key, metadata):
-    from pystream.compiler.table_kafka import kafka_writer
-
-    return kafka_writer(options, physical, name, primary_key, metadata)
-
-
-def _jdbc_writer(options, physical, name, primary_key, metadata):
-    from pystream.compiler.table_jdbc import jdbc_writer
-
-    return jdbc_writer(options, physical, name, primary_key)
-
-
-# connector -> writer(options, physical, name, primary key, metadata) of tables written with
-# keys (metadata: column -> the key it is written as)
-KEYED_WRITERS = {"kafka": _kafka_writer, "upsert-kafka": _kafka_writer, "jdbc": _jdbc_writer}
 
 
 def _takes_changelog(options, primary_key) -> bool:
@@ -76,22 +58,21 @@ def _takes_changelog(options, primary_key) -> bool:
 
 
 class TableJob:
-    """One run of a Table program's statement, in the environment's mode."""
+    """One run of a Table query's plan (``pystream.plan.plan_query``): the plan's query,
+    compiled in the plan's mode, as the shell's ``%explain`` shows it."""
 
-    def __init__(self, streaming: bool, config: TableConfig,
-                 env_parallelism: Optional[int] = None, stream_env=None):
-        self.streaming = streaming
-        self.config = config
-        self.env_parallelism = env_parallelism  # a StreamExecutionEnvironment's own setting
-        self.stream_env = stream_env  # the StreamTableEnvironment's, else the default one
+    def __init__(self, plan: Plan):
+        query: TableQuery = plan.query
+        self.plan = plan
+        self.streaming = not plan.settings.batch
+        self.config = query.config
+        self.env_parallelism = query.env_parallelism  # a StreamExecutionEnvironment's own
+        self.stream_env = query.stream_env  # the StreamTableEnvironment's, else the default
+        self.unbounded = self.streaming and not plan.bounded  # runs as a streaming job
+        self.rel: ops.Rel = plan.roots[0]  # the query it computes
         self.job_id = JobID()  # a bounded statement's (an unbounded one runs as a Job)
         self._metrics: Optional[MetricsTarget] = None  # its functions' metrics, while it runs
         self._final_metrics: Optional[dict] = None
-
-    @staticmethod
-    def of(query: TableQuery) -> "TableJob":
-        """The job running ``query``'s statements (a Table plan's ``query``)."""
-        return TableJob(query.streaming, query.config, query.env_parallelism, query.stream_env)
 
     def _context(self, compiler=None) -> Context:
         spark = compiler.spark if compiler is not None else get_session()
@@ -161,26 +142,22 @@ class TableJob:
         ttl = self.config.get("table.exec.state.ttl")
         return (duration_millis(str(ttl)) or None) if ttl else None
 
-    def is_unbounded(self, rel: ops.Rel) -> bool:
-        """A STREAMING query reading an unbounded table: it runs as a streaming job."""
-        return self.streaming and not all(is_bounded(n) for n in ops.walk(rel))
-
-    def frame(self, rel: ops.Rel, subtasks: bool = False, compiler=None, ordered: bool = True):
-        """The Spark DataFrame of ``rel``'s rows in order, with ``__op`` when updating (and,
+    def frame(self, subtasks: bool = False, compiler=None, ordered: bool = True):
+        """The Spark DataFrame of the query's rows in order, with ``__op`` when updating (and,
         with ``subtasks``, ``__part``: the Spark partition each row was computed in). An
         unbounded query is a streaming DataFrame, in a job of ``compiler``. Without
         ``ordered`` (a sink that discards its rows) the rows stay in the partitions they are
         computed in, not gathered into one and sorted."""
-        if compiler is None and self.is_unbounded(rel):
-            return self._unbounded_plan(rel)
+        if compiler is None and self.unbounded:
+            return self._unbounded_plan()
         ctx = self._context(compiler)
         with function_options(self._prepared_function_options(compiler)):
-            frame: Frame = translate(rel, ctx)
+            frame: Frame = translate(self.rel, ctx)
+        self._check_compiled_as_planned(ctx, frame)
+        names = [quoted(n) for n in self.rel.schema.names]
         if ctx.unbounded:
-            names = [quoted(n) for n in rel.schema.names]
             return frame.df.select(*names, *([F.col(OP)] if frame.updating else [])), \
                 frame.updating
-        names = [quoted(n) for n in rel.schema.names]
         df = frame.df.withColumn(PART, F.spark_partition_id()) if subtasks else frame.df
         part = [F.col(PART)] if subtasks else []
         updating = ctx.changelog and frame.updating
@@ -188,21 +165,37 @@ class TableJob:
             df = _in_order(df, SEQ, SUB) if updating else _in_order(df, SEQ)
         return df.select(*names, *([F.col(OP)] if updating else []), *part), updating
 
+    def _check_compiled_as_planned(self, ctx: Context, frame: Frame) -> None:
+        """The compiler followed the plan: it translated each of the plan's operators, and
+        the result is the changelog the plan said (an internal error otherwise: the shell
+        would show another plan than the one that runs)."""
+        planned = {op.node_id: op.name for stage in self.plan.stages for op in stage.operators}
+        if self.rel is not self.plan.roots[0]:  # an unbounded query's leading LIMIT
+            planned.pop(id(self.plan.roots[0]), None)
+        missing = sorted(name for node_id, name in planned.items()
+                         if node_id not in ctx.translated)
+        if missing or bool(frame.updating) != self.plan.updating:
+            raise PystreamError(
+                "internal: the Table query was not compiled as planned: %s" % (
+                    "operators %s not translated" % ", ".join(missing) if missing else
+                    "planned %s, compiled %s" % (_changelog(self.plan.updating),
+                                                 _changelog(frame.updating))))
+
     @property
     def parallelism(self) -> int:
-        return TableQuery(self.streaming, self.config, self.env_parallelism).parallelism
+        return self.plan.settings.parallelism
 
-    def _unbounded_plan(self, rel: ops.Rel):
+    def _unbounded_plan(self):
         """An unbounded query planned in a job that is not started (explain, checks)."""
         from pystream.compiler.translate import Compiler
 
-        compiler = Compiler(get_session(), plan(streams_of(rel), JobSettings(batch=False)))
-        return self.frame(rel, compiler=compiler)
+        compiler = Compiler(get_session(), plan(streams_of(self.rel), JobSettings(batch=False)))
+        return self.frame(compiler=compiler)
 
     # -- unbounded queries: streaming DataStream jobs
 
-    def _stream_job(self, rel: ops.Rel, sink, name: str):
-        """The job of ``Source(TableSource(rel)) -> Sink(sink)``, not started."""
+    def _stream_job(self, sink, name: str):
+        """The job of ``Source(TableSource(query)) -> Sink(sink)``, not started."""
         from pystream import graph
         from pystream.common.typeinfo import Types
         from pystream.compiler.job import Job
@@ -213,6 +206,7 @@ class TableJob:
         settings = env.job_settings(self.config.get("pipeline.name") or name)
         settings = dataclasses.replace(settings, runtime_mode="STREAMING",
                                        parallelism=self.parallelism, **self._checkpointing())
+        rel = self.rel
         type_info = Types.ROW_NAMED(list(rel.schema.names),
                                     [t.to_type_info() for t in rel.schema.types])
         source = graph.Source(meta=graph.Meta(name="Source: Table"), output_type=type_info,
@@ -240,16 +234,16 @@ class TableJob:
             changes["checkpoint_dir"] = str(directory)
         return changes
 
-    def _unbounded_result(self, rel: ops.Rel) -> TableResult:
+    def _unbounded_result(self) -> TableResult:
         from pystream.datastream.connectors.table import TableCollectSink
 
-        schema = TableSchema.of(rel.schema.without_time_attributes())
-        rel, limit = _leading_limit(rel)
-        self.frame(rel)  # planned now: a query Spark cannot run fails here
+        schema = TableSchema.of(self.rel.schema.without_time_attributes())
+        self.rel, limit = _leading_limit(self.rel)  # LIMIT n: its first n rows
+        self.frame()  # planned now: a query Spark cannot run fails here
 
         def rows() -> CloseableIterator:
             sink = TableCollectSink()
-            streaming = _StreamingRows(self._stream_job(rel, sink, "collect"), sink)
+            streaming = _StreamingRows(self._stream_job(sink, "collect"), sink)
             if limit is None:
                 return streaming
             return CloseableIterator(itertools.islice(streaming, limit), streaming.close)
@@ -257,46 +251,46 @@ class TableJob:
         return TableResult(schema, ResultKind.SUCCESS_WITH_CONTENT, rows, self.streaming,
                            unbounded=limit is None)
 
-    def _unbounded_insert(self, rel: ops.Rel, name: str, target: CatalogTable,
+    def _unbounded_insert(self, name: str, target: CatalogTable,
                           physical: Schema, primary_key, metadata: Dict[str, str]
                           ) -> TableResult:
         from pystream.datastream.connectors.table import TableConnectorSink
 
-        _, updating = self.frame(rel)  # planned now: a query Spark cannot run fails here
+        _, updating = self.frame()  # planned now: a query Spark cannot run fails here
         if updating and not _takes_changelog(target.options, primary_key):
             raise TableException(
                 "Table sink 'default_catalog.default_database.%s' doesn't support consuming "
                 "update changes." % name)
         sink = TableConnectorSink(name, target.options, physical, target.partition_keys,
                                   primary_key, metadata)
-        job = self._stream_job(rel, sink, "insert-into_default_catalog.default_database.%s"
+        job = self._stream_job(sink, "insert-into_default_catalog.default_database.%s"
                                % name).start()
         column = "default_catalog.default_database.%s" % name
         result = TableResult.of_rows([column], [DataTypes.BIGINT()], [(-1,)], self.streaming)
         result._job_client = JobClient(job)
         return result
 
-    def spark_plan(self, rel: ops.Rel) -> str:
-        """Spark's physical plan of ``rel`` (what ``explain()`` shows under Flink's
+    def spark_plan(self) -> str:
+        """Spark's physical plan of the query (what ``explain()`` shows under Flink's
         "Optimized Execution Plan")."""
         import contextlib
         import io
 
-        df, _ = self.frame(rel)
+        df, _ = self.frame()
         text = io.StringIO()
         with contextlib.redirect_stdout(text):  # DataFrame.explain prints, classic or Connect
             df.explain()
         return text.getvalue().strip()
 
-    def rows(self, rel: ops.Rel, frame=None) -> Iterator[Row]:
-        for row, _ in self.rows_with_subtasks(rel, frame):
+    def rows(self, frame=None) -> Iterator[Row]:
+        for row, _ in self.rows_with_subtasks(frame):
             yield row
 
-    def rows_with_subtasks(self, rel: ops.Rel, frame=None) -> Iterator:
+    def rows_with_subtasks(self, frame=None) -> Iterator:
         """(row, Spark partition or None) for each row, the partition when ``frame`` has
         ``__part``."""
-        df, updating = frame or self.frame(rel)
-        types = list(rel.schema.types)
+        df, updating = frame or self.frame()
+        types = list(self.rel.schema.types)
         width = len(types)
         readers = [_collected_reader(t) for t in types]
         for spark_row in _spark_rows(df):
@@ -306,18 +300,20 @@ class TableJob:
                 row.set_row_kind(row_kind_of(spark_row[width]))
             yield row, spark_row[-1] if len(spark_row) > width + updating else None
 
-    def query_result(self, rel: ops.Rel) -> TableResult:
-        if self.is_unbounded(rel):
-            return self._unbounded_result(rel)
-        schema = TableSchema.of(rel.schema.without_time_attributes())
-        frame = self.frame(rel)  # planned now, so a query Spark cannot run fails here
+    def query_result(self) -> TableResult:
+        """The query's result: its rows when first read (a bounded query), or a streaming
+        job's as they come (an unbounded one)."""
+        if self.unbounded:
+            return self._unbounded_result()
+        schema = TableSchema.of(self.rel.schema.without_time_attributes())
+        frame = self.frame()  # planned now, so a query Spark cannot run fails here
         cached: List[Row] = []
         done = []
 
         def rows() -> CloseableIterator:
             if not done:  # the job runs once; collect() and print() share its rows
                 started = time.time()
-                cached.extend(self.rows(rel, frame))
+                cached.extend(self.rows(frame))
                 self.ended(self._name("collect"), started)
                 done.append(True)
             return CloseableIterator(iter(list(cached)))
@@ -325,47 +321,48 @@ class TableJob:
         return TableResult(schema, ResultKind.SUCCESS_WITH_CONTENT, rows, self.streaming,
                            job_client=StatementClient(self))
 
-    def to_pandas(self, rel: ops.Rel):
+    def to_pandas(self):
         import pandas as pd
 
-        if self.is_unbounded(rel):
-            if _leading_limit(rel)[1] is None:
+        names = list(self.rel.schema.names)
+        if self.unbounded:
+            if _leading_limit(self.rel)[1] is None:
                 raise ValidationException(
                     "to_pandas() of a table that reads an unbounded source would never end: "
                     "limit it (table.limit(n)), take the leading rows with "
                     "execute().collect() (and close it), or make the source bounded "
                     "('number-of-rows', 'scan.bounded.mode').")
-            with self.query_result(rel).collect() as leading:
+            with self.query_result().collect() as leading:
                 rows = list(leading)
         else:
             started = time.time()
-            rows = [r for r in self.rows(rel)]
+            rows = list(self.rows())
             self.ended(self._name("collect"), started)
         final = _final_rows(rows) if self.streaming else rows
-        return pd.DataFrame([list(r) for r in final], columns=list(rel.schema.names))
+        return pd.DataFrame([list(r) for r in final], columns=names)
 
-    def insert(self, rel: ops.Rel, name: str, target: CatalogTable,
-               overwrite: bool) -> TableResult:
+    def insert(self, name: str, target: CatalogTable, overwrite: bool) -> TableResult:
         """INSERT INTO the connector table ``target``: runs now, returns PyFlink's result."""
+        rel = self.rel
         physical, metadata = _written(target)
         primary_key = tuple(target.schema.primary_key)
         _check_insert(rel.schema, physical, name)
-        if self.is_unbounded(rel):
-            return self._unbounded_insert(rel, name, target, physical, primary_key,
+        if self.unbounded:
+            return self._unbounded_insert(name, target, physical, primary_key,
                                           metadata)
         started = time.time()
         connector = target.options.get("connector")
         if connector == "print":
-            self._print(rel, physical, target.options)
-        elif connector in KEYED_WRITERS:
-            self._to_keyed_sink(rel, name, target, physical, primary_key, metadata)
+            self._print(physical, target.options)
+        elif connector in table_connectors.KEYED_SINKS:
+            self._to_keyed_sink(name, target, physical, primary_key, metadata)
         else:
             writer = table_connectors.SINKS.get(connector)
             if writer is None:
                 raise ValidationException(
                     "Connector '%s' can only be used as a source. It cannot be used as a sink."
                     % connector)
-            df, updating = self.frame(rel, ordered=connector not in UNORDERED_SINKS)
+            df, updating = self.frame(ordered=connector not in UNORDERED_SINKS)
             if updating and not _takes_changelog(target.options, primary_key):
                 raise TableException(
                     "Table sink '%s' doesn't support consuming update changes." % name)
@@ -382,15 +379,18 @@ class TableJob:
         result._job_client = StatementClient(self)
         return result
 
-    def _to_keyed_sink(self, rel: ops.Rel, name: str, target: CatalogTable,
+    def _to_keyed_sink(self, name: str, target: CatalogTable,
                        physical: Schema, primary_key, metadata: Dict[str, str]) -> None:
         """A bounded query into kafka, upsert-kafka or jdbc; a STREAMING changelog goes into
         a table with a primary key as each key's last change (its final value, or a
         deletion)."""
         from pyspark.sql import Window
 
+        rel = self.rel
+        ctx = self._context()
         with function_options(self._prepared_function_options()):
-            frame = translate(rel, self._context())
+            frame = translate(rel, ctx)
+        self._check_compiled_as_planned(ctx, frame)
         updating, df = frame.updating, frame.df
         if updating and not _takes_changelog(target.options, primary_key):
             raise TableException(
@@ -408,17 +408,17 @@ class TableJob:
                 .select(*[quoted(f.name) for f in physical], F.col(OP))
         else:
             df = df.select(*columns)
-        KEYED_WRITERS[target.options["connector"]](target.options, physical, name,
+        table_connectors.KEYED_SINKS[target.options["connector"]](target.options, physical, name,
                                                    primary_key, metadata)(df)
 
-    def _print(self, rel: ops.Rel, physical: Schema, options) -> None:
+    def _print(self, physical: Schema, options) -> None:
         """The print connector: ``+I[...]`` lines, prefixed as Flink's print sink does: the
         identifier, and with a parallelism above 1 the subtask (``evens:2> ``, ``1> ``)."""
         identifier = options.get("print-identifier")
         stream = sys.stderr if options.get("standard-error") == "true" else None
         types = list(physical.types)
         p = self.parallelism
-        for row, part in self.rows_with_subtasks(rel, self.frame(rel, subtasks=p > 1)):
+        for row, part in self.rows_with_subtasks(self.frame(subtasks=p > 1)):
             if p > 1:
                 prefix = "%s%d> " % (identifier + ":" if identifier else "", part % p + 1)
             else:
@@ -428,6 +428,10 @@ class TableJob:
 
 # sinks whose rows nobody sees, so their order needs no sort
 UNORDERED_SINKS = ("blackhole",)
+
+
+def _changelog(updating: bool) -> str:
+    return "an updating changelog" if updating else "inserts only"
 
 
 def _collected_reader(data_type):

@@ -22,10 +22,16 @@ from pystream.plan.settings import JobSettings
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.relational.explain import describe
-from pystream.relational.time_bounded import is_interval_join, is_window_join, is_window_ranking
+from pystream.relational.time_bounded import (
+    groups_by_window,
+    is_interval_join,
+    is_window_join,
+    is_window_ranking,
+)
 from pystream.util.exceptions import TableException
 
 __all__ = ["plan_query", "calls_python", "is_bounded", "is_updating", "by_proctime",
+           "rank_filter",
            "streams_over", "one_window", "time_ordered",
            "by_rowtime"]
 
@@ -55,16 +61,22 @@ def calls_python(node: ops.Rel) -> bool:
     return any(isinstance(e, ex.UserCall) for expr in exprs for e in ex.walk(expr))
 
 
-def is_updating(node: ops.Rel, streaming: bool) -> bool:
-    """Whether ``node`` emits updates (-U/+U/-D) in STREAMING mode (Flink's changelog mode)."""
+def is_updating(node: ops.Rel, streaming: bool, unbounded: bool = False) -> bool:
+    """Whether ``node`` emits updates (-U/+U/-D) in STREAMING mode (Flink's changelog mode),
+    over ``unbounded`` tables or bounded ones."""
     if not streaming:
         return False
+    if isinstance(node, ops.Aggregate) and node.aggregates and not unbounded and \
+            groups_by_window(node) and not is_updating(node.input, streaming, unbounded):
+        return False  # a cascaded window aggregate: each window once, when it closes
     if isinstance(node, (ops.Aggregate, ops.Distinct)):
         return True
     if isinstance(node, ops.ConnectorScan) and node.options.get("connector") == "upsert-kafka":
         return not node.bounded
     if isinstance(node, ops.ConnectorScan) and reads_changelog(node.options):
         return True
+    if isinstance(node, ops.StreamScan):
+        return node.changelog  # from_changelog_stream: each Row's kind
     if isinstance(node, ops.SetOp) and (node.kind != "union" or not node.all):
         return True
     if isinstance(node, ops.Join) and node.kind in ("left", "right", "full") and not (
@@ -74,10 +86,50 @@ def is_updating(node: ops.Rel, streaming: bool) -> bool:
             _ranks_updating(a.expr, node.input.schema) for a in node.aggregates):
         return True
     if isinstance(node, ops.Sort) and node.keys and node.fetch is not None:  # a Top-N
-        window = ops.OverWindow(order_by=node.keys)
-        return bool(node.offset) or _ranks_updating(ex.OverCall(ex.Call("row_number"), window),
-                                                     node.input.schema)
-    return any(is_updating(i, streaming) for i in node.inputs)
+        return True
+    if isinstance(node, ops.Filter) and _keeps_ranks_over_one(node):
+        return True  # a Top-N by time (to rank 1 by time ascending: deduplication)
+    if isinstance(node, ops.TemporalJoin):  # each row joined once: as its left side
+        return is_updating(node.left, streaming, unbounded)
+    return any(is_updating(i, streaming, unbounded) for i in node.inputs)
+
+
+def _keeps_ranks_over_one(node: ops.Rel) -> bool:
+    """A rank filter (``rank_filter``) over a ranking by time that keeps more than rank 1."""
+    found = rank_filter(node)
+    return found is not None and found[1] > 1 and not is_window_ranking(found[0])
+
+
+def rank_filter(node: ops.Filter) -> Optional[Tuple[ops.Over, int, str]]:
+    """``WHERE rn <= N`` (or ``rn < N + 1``, ``rn = 1``) over a ROW_NUMBER, the only aggregate
+    of its Over node, read directly or through a projection that keeps it: the Over node, N
+    and the rank's name at the filter (Top-N, or deduplication in STREAMING mode). None for
+    any other filter."""
+    condition = node.condition
+    if not (isinstance(condition, ex.Call) and len(condition.args) == 2
+            and isinstance(condition.args[0], ex.Column)
+            and isinstance(condition.args[1], ex.Literal)
+            and isinstance(condition.args[1].value, int)):
+        return None
+    value = condition.args[1].value
+    n = {"equals": 1 if value == 1 else None, "less_than_or_equal": value,
+         "less_than": value - 1}.get(condition.name)
+    if not n or n < 1:
+        return None
+    name = rank = condition.args[0].name
+    over = node.input
+    if isinstance(over, ops.Project) and over.schema.has(rank):
+        expr = _over_call(over.exprs[over.schema.names.index(rank)])
+        if not isinstance(expr, ex.Column):
+            return None
+        rank, over = expr.name, over.input
+    if not (isinstance(over, ops.Over) and len(over.aggregates) == 1
+            and over.schema.names[-1] == rank):
+        return None
+    call = _over_call(over.aggregates[0].expr)
+    if isinstance(call, ex.OverCall) and getattr(call.agg, "name", None) == "row_number":
+        return over, n, name
+    return None
 
 
 CHANGELOG_FORMATS = ("debezium-json", "canal-json", "maxwell-json")
@@ -100,7 +152,7 @@ def _ranks_updating(expr: ex.Expr, schema) -> bool:
     result as rows arrive; ROW_NUMBER ascending on a time attribute keeps each key's first
     row (deduplication, append-only: on event time, once the watermark passes it)."""
     call = _over_call(expr)
-    if not (isinstance(call, ex.OverCall) and call.agg.name in _RANKINGS):
+    if not (isinstance(call, ex.OverCall) and getattr(call.agg, "name", None) in _RANKINGS):
         return False
     order = call.window.order_by
     by_time = _time_of_order(order, schema) is not None
@@ -196,7 +248,7 @@ def plan_query(rel: ops.Rel, settings: JobSettings, query: Optional[Any] = None)
     nodes = list(ops.walk(rel))
     bounded = all(is_bounded(n) for n in nodes)
     reasons = ["runtime mode %s" % ("BATCH" if settings.batch else "STREAMING")]
-    updating = is_updating(rel, streaming=not settings.batch)
+    updating = is_updating(rel, streaming=not settings.batch, unbounded=not bounded)
     if settings.batch:
         reasons.append("bounded tables: Spark batch DataFrames, the final rows")
     elif bounded:

@@ -61,6 +61,15 @@ def window_of(node: ops.Rel, name: str) -> Optional[Tuple[ops.WindowTable, str]]
     return None
 
 
+def groups_by_window(node: ops.Aggregate) -> bool:
+    """GROUP BY the window_start and window_end of one window (a cascaded window aggregate:
+    its input's rows of a window all come when the window closes)."""
+    found = [window_of(node.input, k.name) for k in node.keys if isinstance(k, ex.Column)]
+    found = [f for f in found if f is not None and f[1] in WINDOW_BOUNDS]
+    return len({id(table) for table, _ in found}) == 1 and \
+        {prop for _, prop in found} == WINDOW_BOUNDS
+
+
 def is_window_ranking(over: ops.Over) -> bool:
     """ROW_NUMBER partitioned by window_start and window_end of one window table function."""
     if len(over.aggregates) != 1:

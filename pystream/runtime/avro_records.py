@@ -1,4 +1,4 @@
-"""Avro records of a table's rows (``compiler.table_avro``), in Spark's Python workers."""
+"""Avro records of a table's rows (``compiler.connectors.kafka.avro``), in Python workers."""
 from __future__ import annotations
 
 import datetime

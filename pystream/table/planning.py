@@ -7,16 +7,17 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from pystream.plan import JobSettings, Plan, plan_query
+from pystream.relational import operations as ops
 from pystream.table.table import Table
 from pystream.table.table_config import TableConfig
 
-__all__ = ["TableQuery", "plan_of"]
+__all__ = ["TableQuery", "plan_of", "query_plan"]
 
 
 @dataclass(frozen=True, eq=False)
 class TableQuery:
     """What runs a table environment's queries: its mode and configuration, and the stream
-    environment of a StreamTableEnvironment (``pystream.compiler.table_job.TableJob.of``)."""
+    environment of a StreamTableEnvironment (a query's ``Plan.query``)."""
 
     streaming: bool
     config: TableConfig
@@ -38,8 +39,13 @@ def plan_of(table: Table) -> Plan:
 
     >>> plan_of(t_env.sql_query("SELECT 1")).stages            # doctest: +SKIP
     """
-    query = table._t_env._query()
+    return query_plan(table._rel, table._t_env._query())
+
+
+def query_plan(rel: ops.Rel, query: TableQuery) -> Plan:
+    """The plan of the relational query ``rel``, run by ``query`` (its environment's mode and
+    configuration): what ``pystream.compiler.table_job.TableJob`` executes."""
     settings = JobSettings(job_name=query.config.get("pipeline.name") or "collect",
                            runtime_mode="STREAMING" if query.streaming else "BATCH",
                            batch=not query.streaming, parallelism=query.parallelism)
-    return plan_query(table._rel, settings, query)
+    return plan_query(rel, settings, query)

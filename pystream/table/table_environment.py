@@ -312,13 +312,15 @@ class TableEnvironment:
         return TableQuery(self._streaming, self._config, explicit if explicit > 0 else None,
                           stream_env=env)
 
-    def _job(self):
+    def _job(self, rel: ops.Rel):
+        """The job that runs query ``rel``'s plan (the plan ``%explain`` shows)."""
         from pystream.compiler.table_job import TableJob  # Spark: imported when a job runs
+        from pystream.table.planning import query_plan
 
-        return TableJob.of(self._query())
+        return TableJob(query_plan(rel, self._query()))
 
     def execute_query_internal(self, rel: ops.Rel) -> TableResult:
-        return self._job().query_result(rel)
+        return self._job(rel).query_result()
 
     def execute_insert_internal(self, rel: ops.Rel, target, overwrite: bool) -> TableResult:
         if isinstance(target, TableDescriptor):
@@ -329,17 +331,17 @@ class TableEnvironment:
             name = object_path.name
         if not isinstance(entry, CatalogTable):
             raise ValidationException("INSERT into a view is not supported: '%s'." % target)
-        return self._job().insert(rel, name, entry, overwrite)
+        return self._job(rel).insert(name, entry, overwrite)
 
     def _to_pandas(self, rel: ops.Rel):
-        return self._job().to_pandas(rel)
+        return self._job(rel).to_pandas()
 
     def explain_internal(self, rel: ops.Rel) -> str:
         """Flink's sections: the relational tree, then the Spark plan that runs it."""
         from pystream.relational.explain import explain
 
         return "%s\n\n== Optimized Execution Plan ==\n%s" % (
-            explain(rel), self._job().spark_plan(rel))
+            explain(rel), self._job(rel).spark_plan())
 
     # -- dependencies ------------------------------------------------------------------------
     def add_python_file(self, file_path: str) -> None:
@@ -447,8 +449,8 @@ class StreamTableEnvironment(TableEnvironment):
         from pystream.datastream import StreamExecutionEnvironment
         from pystream.datastream.connectors.table import TableSource
 
-        job = self._job()
-        _, updating = job.frame(table._rel)
+        job = self._job(table._rel)
+        _, updating = job.frame()
         if updating and not changelog:
             raise ValidationException(
                 "Table sink 'default_catalog.default_database.Unregistered_DataStream_Sink' "
@@ -457,7 +459,7 @@ class StreamTableEnvironment(TableEnvironment):
         schema = table._rel.schema
         row_type = Types.ROW_NAMED(list(schema.names), [t.to_type_info() for t in schema.types])
         env = self._stream_env or StreamExecutionEnvironment.get_execution_environment()
-        source = TableSource(job, table._rel, bounded=not job.is_unbounded(table._rel))
+        source = TableSource(job, job.rel, bounded=not job.unbounded)
         return env._source(source, "Source: Table", row_type)
 
 

@@ -110,3 +110,49 @@ def test_the_window_table_function_gives_window_columns_and_a_new_time_attribute
         ("k", "INT"), ("ts", "TIMESTAMP(3)"), ("window_start", "TIMESTAMP(3) NOT NULL"),
         ("window_end", "TIMESTAMP(3) NOT NULL"),
         ("window_time", "TIMESTAMP(3) NOT NULL *ROWTIME*")]
+
+
+PYTHON_IN_SPARK = ("ArrowEvalPython", "BatchEvalPython")  # Spark's physical nodes of Python UDFs
+
+
+def test_explain_renders_the_plan_the_table_job_executes():
+    """``%explain`` of a Table renders the plan its job executes: the job runs that ``Plan``,
+    translates each of its operators, gives the changelog it names, and Spark runs Python
+    only where it marks an operator as Python."""
+    from pystream.compiler.table_job import TableJob
+
+    table = words()
+    upper = udf(lambda s: s.upper(), result_type=DataTypes.STRING(), name="upper")
+    queries = {
+        "python": table.where(table.k > 1).select(upper(table.v).alias("v")),
+        "relational": table.group_by(table.k).select(table.k, table.v.count.alias("n")),
+    }
+    for name, query in queries.items():
+        plan = plan_of(query)
+        text = graph_text(plan)
+        job = TableJob(plan)
+        assert job.plan is plan and job.rel is plan.roots[0]
+        _, updating = job.frame()
+        assert updating is plan.updating, name
+        python = any(op.runs_python for s in plan.stages for op in s.operators)
+        assert any(node in job.spark_plan() for node in PYTHON_IN_SPARK) is python, name
+        for stage in plan.stages:
+            assert "Stage %d" % stage.number in text
+    rows = [(str(r.get_row_kind()), *r) for r in TableJob(plan_of(queries["relational"])).rows()]
+    assert rows == [("+I", 1, 1), ("+I", 2, 1), ("-U", 1, 1), ("+U", 1, 2)]
+
+
+def test_a_job_that_does_not_follow_its_plan_fails_before_it_runs():
+    """A plan the compiler did not follow is an internal error, not a silently other job."""
+    import dataclasses
+
+    import pytest
+
+    from pystream.compiler.table_job import TableJob
+    from pystream.errors import PystreamError
+
+    table = words()
+    plan = plan_of(table.group_by(table.k).select(table.k))
+    with pytest.raises(PystreamError, match="not compiled as planned: planned inserts only, "
+                       "compiled an updating changelog"):
+        TableJob(dataclasses.replace(plan, updating=False)).frame()

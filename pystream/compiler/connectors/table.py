@@ -33,7 +33,7 @@ def table_source(source: TableSource, compiler, node: graph.Source) -> Flow:
     updating table (``to_changelog_stream``) are Rows with their row kinds."""
     row_type = node.output_type
     unbounded = not source.bounded  # a streaming DataFrame of the job's compiler
-    df, updating = source.job.frame(source.rel, compiler=compiler if unbounded else None)
+    df, updating = source.job.frame(compiler=compiler if unbounded else None)
     df = df.select(*[df[i].cast(t.spark_type()).alias(n) for i, (n, t) in enumerate(
         zip(row_type.get_field_names(), row_type.get_field_types()))],
         F.col(OP).cast("byte").alias(records.ROW_KIND) if updating  # each change's row kind
@@ -49,7 +49,7 @@ def table_source(source: TableSource, compiler, node: graph.Source) -> Flow:
 def _query(compiler, node: graph.Sink):
     """(streaming DataFrame of the query, its relational schema, whether it is updating)."""
     source = node.input.source
-    df, updating = source.job.frame(source.rel, compiler=compiler)
+    df, updating = source.job.frame(compiler=compiler)
     return df, source.rel.schema, updating, source.job
 
 
@@ -179,14 +179,14 @@ class _EachBatch:
 
 def _kafka(sink: TableConnectorSink, df, schema, updating, job, compiler):
     """kafka (append-only) and upsert-kafka (a changelog as upserts by primary key)."""
-    from pystream.compiler.table_kafka import kafka_writer
+    from pystream.compiler.table_connectors import KEYED_SINKS
     from pystream.plan.relational import reads_changelog
     from pystream.runtime.kafka import query_token
 
     if sink.options.get("connector") == "kafka" and not reads_changelog(sink.options):
         _append_only(sink, updating)
-    send = kafka_writer(sink.options, sink.physical, sink.name, sink.primary_key,
-                        sink.metadata)
+    send = KEYED_SINKS["kafka"](sink.options, sink.physical, sink.name, sink.primary_key,
+                                sink.metadata)
 
     def start(trigger: dict, checkpoint: str) -> RunningQuery:
         write = _EachBatch(send, query_token(checkpoint))
@@ -197,11 +197,12 @@ def _kafka(sink: TableConnectorSink, df, schema, updating, job, compiler):
 
 def _jdbc(sink: TableConnectorSink, df, schema, updating, job, compiler):
     """jdbc: appends, or with a primary key upserts and deletes."""
-    from pystream.compiler.table_jdbc import jdbc_writer
+    from pystream.compiler.table_connectors import KEYED_SINKS
 
     if not sink.primary_key:
         _append_only(sink, updating)
-    send = jdbc_writer(sink.options, sink.physical, sink.name, sink.primary_key)
+    send = KEYED_SINKS["jdbc"](sink.options, sink.physical, sink.name, sink.primary_key,
+                               sink.metadata)
 
     def start(trigger: dict, checkpoint: str) -> RunningQuery:
         return RunningQuery(df.writeStream.foreachBatch(_EachBatch(send)).trigger(**trigger)

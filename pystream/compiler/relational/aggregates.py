@@ -33,7 +33,7 @@ from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.relational.resolve import type_of
 from pystream.relational.schema import Field, Schema
-from pystream.relational.time_bounded import WINDOW_BOUNDS, window_of
+from pystream.relational.time_bounded import groups_by_window
 
 
 def aggregate_frame(node: ops.Aggregate, ctx: Context) -> Frame:
@@ -51,7 +51,7 @@ def aggregate_frame(node: ops.Aggregate, ctx: Context) -> Frame:
         grouped = aggregated_by(frame.df, keys, aggregate_columns(node.aggregates, schema))
         return Frame(grouped.select(*[quoted(n) for n in node.schema.names]))
     python = any(isinstance(a.expr, ex.UserCall) for a in node.aggregates)
-    if not frame.updating and _groups_by_window(node):  # each window once, when it closes
+    if not frame.updating and groups_by_window(node):  # each window once, when it closes
         grouped = aggregated_by(frame.df, keys, aggregate_columns(node.aggregates, schema) + [
             (F.max(SEQ).alias(SEQ), SEQ, False)])
         return Frame(grouped.select(*[quoted(n) for n in node.schema.names], F.col(SEQ)))
@@ -143,15 +143,6 @@ def _running_distinct(name: str, index: int, running) -> Column:
         return count
     total = F.sum(F.when(first, arg)).over(running)
     return F.coalesce(total, F.lit(0)) if name == "sum0" else F.when(count > 0, total)
-
-
-def _groups_by_window(node: ops.Aggregate) -> bool:
-    """GROUP BY the window_start and window_end of one window (a cascaded window aggregate:
-    its input's rows of a window all come when the window closes)."""
-    found = [window_of(node.input, k.name) for k in node.keys if isinstance(k, ex.Column)]
-    found = [f for f in found if f is not None and f[1] in WINDOW_BOUNDS]
-    return len({id(table) for table, _ in found}) == 1 and \
-        {prop for _, prop in found} == WINDOW_BOUNDS
 
 
 def _retracting_aggregate(node: ops.Aggregate, frame: Frame, keys: List[Column]) -> Frame:

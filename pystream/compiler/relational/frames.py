@@ -4,7 +4,7 @@ for a node's inputs, and the changelog helpers (``retractions``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Callable, List, Mapping, Optional
+from typing import Callable, List, Mapping, Optional, Set
 
 from pyspark.sql import Column, DataFrame, Window
 from pyspark.sql import functions as F
@@ -33,6 +33,8 @@ class Context:
     bundle_size: int = 100000  # python.fn-execution.bundle.size: Python aggregates emit per
     compiler: object = None  # the DataStream compiler of the job (unbounded mode)
     state_ttl_ms: Optional[int] = None  # table.exec.state.ttl (unbounded mode's keyed state)
+    # the ids of the nodes translated (the job checks it followed its plan)
+    translated: Set[int] = field(default_factory=set, repr=False)
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,7 @@ class Frame:
 
 def translate(node: ops.Rel, ctx: Context) -> Frame:
     """The frame of ``node`` (and of everything it reads)."""
+    ctx.translated.add(id(node))
     return ctx.translations[type(node)](node, ctx)
 
 

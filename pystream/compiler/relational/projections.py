@@ -24,7 +24,7 @@ from pystream.compiler.relational.frames import (
     translate,
 )
 from pystream.compiler.relational.ranking import ranked
-from pystream.compiler.relational.windows import agg_name, unaliased
+from pystream.plan.relational import rank_filter
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.relational.resolve import type_of
@@ -143,44 +143,14 @@ def filter_frame(node: ops.Filter, ctx: Context) -> Frame:
 
 
 def _streaming_ranks(node: ops.Filter, ctx: Context) -> Optional[Tuple[ops.Over, int, str]]:
-    """The rank filter (``_rank_filter``) of a STREAMING job: Top-N or deduplication."""
-    return _rank_filter(node) if ctx.changelog or ctx.unbounded else None
-
-
-def _rank_filter(node: ops.Filter) -> Optional[Tuple[ops.Over, int, str]]:
-    """``WHERE rn <= N`` (or ``rn < N + 1``, ``rn = 1``) over a ROW_NUMBER, the only aggregate
-    of its Over node, read directly or through a projection that keeps it: the Over node, N
-    and the rank's name at the filter. None for any other filter."""
-    condition = node.condition
-    if not (isinstance(condition, ex.Call) and len(condition.args) == 2
-            and isinstance(condition.args[0], ex.Column)
-            and isinstance(condition.args[1], ex.Literal)
-            and isinstance(condition.args[1].value, int)):
-        return None
-    value = condition.args[1].value
-    n = {"equals": 1 if value == 1 else None, "less_than_or_equal": value,
-         "less_than": value - 1}.get(condition.name)
-    if not n or n < 1:
-        return None
-    name = rank = condition.args[0].name
-    over = node.input
-    if isinstance(over, ops.Project) and over.schema.has(rank):
-        expr = unaliased(over.exprs[over.schema.names.index(rank)])
-        if not isinstance(expr, ex.Column):
-            return None
-        rank, over = expr.name, over.input
-    if not (isinstance(over, ops.Over) and len(over.aggregates) == 1
-            and over.schema.names[-1] == rank):
-        return None
-    call = unaliased(over.aggregates[0].expr)
-    if isinstance(call, ex.OverCall) and agg_name(call) == "row_number":
-        return over, n, name
-    return None
+    """The rank filter (``rank_filter``) of a STREAMING job: Top-N or deduplication."""
+    return rank_filter(node) if ctx.changelog or ctx.unbounded else None
 
 
 def _filtered_ranks(node: ops.Filter, ctx: Context, with_rank: bool) -> Frame:
-    """The frame of a rank filter (see ``_rank_filter``) in STREAMING mode."""
-    over, n, _ = _rank_filter(node)
+    """The frame of a rank filter (see ``rank_filter``) in STREAMING mode."""
+    over, n, _ = rank_filter(node)
+    ctx.translated.update(map(id, (node, node.input, over)))  # one ranking operator
     frame = ranked(over, n, ctx, with_rank)
     return frame if node.input is over else project_frame(node.input, ctx, frame)
 

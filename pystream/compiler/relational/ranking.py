@@ -254,7 +254,7 @@ def _keyed_ranking(over: ops.Over, frame: Frame, ctx: Context, processor, extra,
     df = frame.df.select(*keys, *[quoted(n) for n in schema.names], *extra)
     df = df.groupBy(*df.columns[:len(keys)]).transformWithState(
         processor, output, "Append", time_mode)
-    updating = is_updating(over, streaming=True)
+    updating = is_updating(over, streaming=True, unbounded=True)
     return Frame(df.select(*[quoted(n) for n in schema.names],
                            F.col("__rank").alias(over.schema.names[-1]),
                            *([F.col(OP).cast("int").alias(OP)] if updating else [])),

@@ -140,7 +140,7 @@ def _decoded(data: Column, fields: List[Field], fmt: str, options: Dict[str, str
         parsed = F.from_csv(text, schema, {
             **parser, "sep": options.get(prefix + "csv.field-delimiter", ",")})
     elif fmt == "avro":
-        from pystream.compiler.table_avro import avro_decoded
+        from pystream.compiler.connectors.kafka.avro import avro_decoded
 
         parsed = avro_decoded(data, fields, CORRUPT)
     elif fmt == "raw":
@@ -294,7 +294,7 @@ def _encoded(fields: List[Field], fmt: str, options: Dict[str, str], prefix: str
             "sep": options.get(prefix + "csv.field-delimiter", ","),
             **WRITTEN_TIMESTAMPS})
     if fmt == "avro":
-        from pystream.compiler.table_avro import avro_encoded
+        from pystream.compiler.connectors.kafka.avro import avro_encoded
 
         return avro_encoded(columns, fields)
     if fmt == "raw" and len(fields) == 1:
