@@ -13,6 +13,9 @@ from typing import Optional, Sequence
 from pyshell import background, launcher
 from pyshell.errors import StartupError
 from pyshell.extension import MAGICS, load
+from pyshell.namespace import banner_groups
+from pyshell.render import banner
+from pystream import session
 
 PROFILE = "pystream"
 SQL_BANNER = ("pystream-shell: Flink SQL on Spark. Statements end with ';' (they may span "
@@ -34,7 +37,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except StartupError as e:
         print(cannot_start(e), file=sys.stderr)
         return 1
-    from pystream import session
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     session.configure(options.settings)
@@ -56,9 +58,6 @@ def cannot_start(error: BaseException) -> str:
 
 
 def banner_text(options: launcher.ShellOptions) -> str:
-    from pyshell.namespace import banner_groups
-    from pyshell.render import banner
-
     return banner(launcher.versions(), launcher.describe_target(options.settings),
                   banner_groups(), MAGICS)
 

@@ -17,8 +17,13 @@ import time
 from typing import Callable, Optional
 
 from pyshell.errors import StartupError
+from pyshell.jobs import stop_everything
+from pyshell.launcher import describe_target
 from pyshell.preview import Cancellation
 from pyshell.render import duration
+from pyshell.warmup import warm_up
+from pystream import session
+from pystream.session import get_session, log_path, settings
 
 QUIET_WAIT = 0.5  # seconds: a shorter wait for the session needs no note
 _starter: Optional["SparkStarter"] = None
@@ -57,8 +62,6 @@ class SparkStarter:
         return self
 
     def _run(self) -> None:
-        from pystream import session
-
         started_here = session.active_session() is None
         try:
             spark = session.get_session()
@@ -78,8 +81,6 @@ class SparkStarter:
             callback(spark)
         try:
             if self.warm_up and started_here and not self.closing.is_set():
-                from pyshell.warmup import warm_up
-
                 warm_up(self.warm_up_cancel)
         except BaseException:  # noqa: BLE001 - a failed warm-up only costs time later
             pass
@@ -93,8 +94,6 @@ class SparkStarter:
                 self._on_ready.append(callback)
                 return
         if self.error is None:
-            from pystream.session import get_session
-
             callback(get_session())
 
     # -- waiting
@@ -111,7 +110,6 @@ class SparkStarter:
                 pass
         if self.error is not None:
             raise StartupError("Spark did not start: %s" % short_startup_error(self.error))
-        from pystream.session import get_session
 
         return get_session()
 
@@ -124,8 +122,6 @@ class SparkStarter:
 
     def shutdown(self) -> None:
         """Stop the warm-up, every running job and query, the session and its JVM."""
-        from pystream import session
-
         self.closing.set()
         self.warm_up_cancel.cancel("closing")
         if self._thread is not None and self._thread.is_alive():
@@ -133,8 +129,6 @@ class SparkStarter:
                 self.announce("stopping Spark (it was still starting)…")
             self._thread.join(timeout=120)
         if session.active_session() is not None:
-            from pyshell.jobs import stop_everything
-
             try:
                 stop_everything()
             finally:
@@ -142,8 +136,6 @@ class SparkStarter:
 
 
 def short_startup_error(error: BaseException) -> str:
-    from pystream.session import log_path
-
     lines = [line for line in str(error).strip().splitlines() if line.strip()]
     text = lines[0] if lines else type(error).__name__
     if log_path():
@@ -160,9 +152,6 @@ def web_ui(spark) -> Optional[str]:
 
 
 def ready_line(spark, seconds: float) -> str:
-    from pyshell.launcher import describe_target
-    from pystream.session import settings
-
     ui = web_ui(spark)
     return "Spark %s is ready (%s, %s) · Web UI: %s" % (
         spark.version, describe_target(settings()), duration(seconds),
@@ -191,8 +180,6 @@ def shutdown() -> None:
     if current is not None:
         current.shutdown()
     else:
-        from pystream import session
-
         session.stop_session()
 
 

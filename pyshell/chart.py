@@ -19,6 +19,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from pyshell import render
 from pyshell.preview import Cancellation
+from pyshell.sql import apply_op
+from pyshell.watch import LiveTerminal, follow, on_terminal
 
 KINDS = ("line", "bar", "scatter")
 WINDOW_ENDS = ("window_end", "w_end", "wend", "window_time")
@@ -221,8 +223,6 @@ class ChartRows:
 
     def fold(self, row) -> None:
         if self.changelog:
-            from pyshell.sql import apply_op
-
             if self.current is None:
                 self.current = []
             apply_op(self.current, row[0], tuple(row[1:]))
@@ -239,8 +239,6 @@ class TerminalChart:
     """Redraws the chart in place on the terminal (rich's Live)."""
 
     def __init__(self):
-        from pyshell.watch import LiveTerminal
-
         self.live = LiveTerminal()
 
     def show(self, data: ChartData) -> None:
@@ -275,8 +273,6 @@ class NotebookChart:
 
 def live_chart_output():
     """Where ``%chart`` draws: in place on a terminal, else an updating notebook display."""
-    from pyshell.watch import on_terminal
-
     return TerminalChart() if on_terminal() else NotebookChart()
 
 
@@ -286,8 +282,6 @@ def chart(source, spec: ChartSpec, cancel: Cancellation, show: Callable[[ChartDa
     """Draw ``source`` (a DataStream or a Table) until the stream ends, ``rows`` rows came,
     ``timeout`` seconds passed or ``cancel`` is set; the query is stopped in every case.
     Returns the closing line."""
-    from pyshell.watch import follow
-
     if spec.kind not in KINDS:
         raise ValueError("--kind is one of %s" % ", ".join(KINDS))
     timer = None

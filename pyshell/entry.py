@@ -6,6 +6,8 @@ import importlib.util
 import sys
 from typing import Optional, Sequence
 
+from pyshell.app import main as shell
+
 SHELL_LIBRARIES = ("IPython", "prompt_toolkit", "pygments", "rich", "plotext")
 
 
@@ -20,6 +22,5 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print("pystream-shell: %s not installed here; the shell comes with the shell extra: "
               "pip install 'pystream-spark[shell]'" % ", ".join(missing), file=sys.stderr)
         return 1
-    from pyshell.app import main as shell
 
     return shell(argv)

@@ -6,6 +6,8 @@ import sys
 
 from pyshell import background, namespace
 from pyshell.errors import StartupError, short_error
+from pyshell.sql_complete import complete_in_call, complete_sql, sql_words
+from pystream.errors import PystreamError
 
 MAGICS = ("preview", "head", "watch", "chart", "jobs", "stop", "explain", "conf", "sql")
 
@@ -16,7 +18,6 @@ def load(ipython, warm_up: bool = True) -> background.SparkStarter:
     Names the user already has are left alone. Exiting stops every query and the session.
     """
     from pyshell.magics import PystreamMagics
-    from pystream.errors import PystreamError
 
     starter = background.start(warm_up=warm_up)
     stand_in = namespace.SparkStandIn(starter.session)
@@ -40,8 +41,6 @@ def load(ipython, warm_up: bool = True) -> background.SparkStarter:
 
 def _sql_line_completions(ipython):
     """IPython's completer hook for ``%sql`` lines: SQL keywords and t_env's names."""
-    from pyshell.sql_complete import complete_sql, sql_words
-
     def complete(_self, event):
         return complete_sql(event.text_until_cursor,
                             sql_words(ipython.user_ns.get("t_env")))
@@ -53,7 +52,6 @@ def _table_call_completions(ipython):
     ``t_env.from_path('...``, SQL in ``t_env.sql_query('...`` (see ``complete_in_call``)."""
     from IPython.core.completer import SimpleCompletion, completion_matcher
 
-    from pyshell.sql_complete import complete_in_call
 
     @completion_matcher(identifier="pystream.tables", api_version=2, priority=1)
     def complete(context):

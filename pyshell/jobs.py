@@ -12,6 +12,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Tuple
 
+from pystream.session import active_session
+
 
 @dataclass
 class Entry:
@@ -73,8 +75,6 @@ class JobRegistry:
     def entries(self, ended: bool = False) -> List[Entry]:
         """The running jobs and queries (never starts Spark); with ``ended``, also the
         latest jobs that ended and had metrics."""
-        from pystream.session import active_session
-
         spark = active_session()
         if spark is None:
             return []
@@ -152,8 +152,6 @@ def _safe(fn, default):
 
 def stop_everything() -> None:
     """Cancel every running pystream job and stop every streaming query of the session."""
-    from pystream.session import active_session
-
     for job in _active_jobs():
         _safe(job.cancel, None)
     spark = active_session()

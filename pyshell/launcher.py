@@ -16,7 +16,10 @@ import socket
 from dataclasses import dataclass
 from typing import Dict, List, Mapping, Optional, Sequence
 
+import pystream
 from pyshell.errors import StartupError
+from pystream.dependencies import client_bundle
+from pystream.errors import PystreamError
 from pystream.session import JavaNotFoundError, SessionSettings, find_java
 from pystream.session_settings import environment_layer, from_layers, public_url
 
@@ -323,9 +326,6 @@ def check(settings: SessionSettings, environ: Mapping[str, str] = os.environ) ->
 def install_py_files(settings: SessionSettings) -> None:
     """Make the --py-files importable in the shell too (jobs ship them to the workers)."""
     if settings.py_files:
-        from pystream.dependencies import client_bundle
-        from pystream.errors import PystreamError
-
         try:
             client_bundle(settings.py_files).install()
         except PystreamError as e:
@@ -344,7 +344,6 @@ def versions() -> Dict[str, str]:
     import platform
     from importlib import metadata
 
-    import pystream
 
     try:
         spark = metadata.version("pyspark")

@@ -16,9 +16,23 @@ from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
 from pyshell import render
+from pyshell.chart import ChartSpec, chart, live_chart_output
 from pyshell.errors import StartupError, short_error
+from pyshell.explain import graph_text, spark_plan
 from pyshell.jobs import JobRegistry
+from pyshell.launcher import describe_target
+from pyshell.preview import Limits, compiled_frame, preview, preview_table, run_interruptible
 from pyshell.progress import JobProgress
+from pyshell.sql import run_statement, statements_of
+from pyshell.watch import live_output, watch, watch_table
+from pystream.common import Configuration
+from pystream.datastream import DataStream
+from pystream.datastream.planning import plan_of as stream_plan_of
+from pystream.errors import PystreamError
+from pystream.session import settings
+from pystream.table import Table
+from pystream.table.planning import plan_of as table_plan_of
+from pystream.util.exceptions import SqlParserException
 
 OPENING, CLOSING = "([{", ")]}"
 
@@ -146,8 +160,6 @@ class PystreamMagics(Magics):
         return parser.parse_args(options), expression
 
     def _stream(self, expression: str, cell: Optional[str]):
-        from pystream.datastream import DataStream
-
         if cell is not None and cell.strip():
             value = self._cell_value(cell)
             what = "the cell's last expression"
@@ -160,7 +172,6 @@ class PystreamMagics(Magics):
             what = expression
         else:
             raise UsageError("give a DataStream, e.g. %preview ds -n 5 (see %preview?)")
-        from pystream.table import Table
 
         if not isinstance(value, (DataStream, Table)):
             raise UsageError("%s is a %s, not a DataStream or a Table" % (
@@ -179,9 +190,6 @@ class PystreamMagics(Magics):
 
     def _run(self, task):
         """Run ``task(cancel)`` so that Ctrl-C stops it; show user errors briefly."""
-        from pyshell.preview import run_interruptible
-        from pystream.errors import PystreamError
-
         try:
             return run_interruptible(task, on_interrupt=_stopping)
         except (PystreamError, StartupError) as e:
@@ -222,9 +230,6 @@ class PystreamMagics(Magics):
         streaming query until N rows, the timeout, or --idle seconds without new rows. The
         query is always stopped (also on Ctrl-C and on errors); the footer says why.
         """
-        from pyshell.preview import Limits, preview, preview_table
-        from pystream.table import Table
-
         args, expression = self._parse(self.preview, line)
         if args.n < 1 or args.timeout <= 0:
             raise UsageError("-n and --timeout must be positive")
@@ -264,8 +269,6 @@ class PystreamMagics(Magics):
         --mode table keeps one row per key, updated in place: a DataStream's latest record
         per key (a KeyedStream's key, the key of a rolling reduce or sum, else the first
         field), an updating Table's current rows."""
-        from pyshell.watch import live_output, watch, watch_table
-
         args, expression = self._parse(self.watch, line)
         ds = self._stream(expression, cell)
         follow = watch if hasattr(ds, "key_by") else watch_table  # a DataStream or a Table
@@ -305,8 +308,6 @@ class PystreamMagics(Magics):
         until the stream ends, -n rows, --timeout or Ctrl-C (which stops the query). A
         windowed result plots by its window end; the caption shows the watermark. In a
         terminal it is drawn in text, in a notebook as an image updated in place."""
-        from pyshell.chart import ChartSpec, chart, live_chart_output
-
         args, expression = self._parse(self.chart, line)
         if args.sql:
             query = cell if cell is not None else expression
@@ -367,24 +368,15 @@ class PystreamMagics(Magics):
     def explain(self, line: str, cell: Optional[str] = None):
         """Show the plan of a DataStream or a Table (mode, engine, stages, shuffles) and
         Spark's plan for it."""
-        from pyshell.explain import graph_text, spark_plan
-        from pystream.table import Table
-
         args, expression = self._parse(self.explain, line)
         value = self._stream(expression, cell)
-        if isinstance(value, Table):
-            from pystream.table.planning import plan_of
-        else:
-            from pystream.datastream.planning import plan_of
-        planned = plan_of(value)
+        planned = table_plan_of(value) if isinstance(value, Table) else stream_plan_of(value)
         print(graph_text(planned))
         if args.graph:
             return
         self._session()
 
         def plan(cancel):
-            from pyshell.preview import compiled_frame
-
             with compiled_frame(planned) as df:
                 return spark_plan(df, args.mode)
 
@@ -412,9 +404,6 @@ class PystreamMagics(Magics):
         (PyFlink's tableau layout). A query over an unbounded table shows its rows as they
         arrive until -n rows, --timeout or Ctrl-C, and its job is stopped then.
         {python_expr} is replaced by its value."""
-        from pyshell.sql import run_statement, statements_of
-        from pystream.util.exceptions import SqlParserException
-
         args, statement = self._parse(self.sql, line)
         text = cell if cell is not None else statement
         if not text.strip():
@@ -477,8 +466,6 @@ class PystreamMagics(Magics):
         elif value is None:
             print("%s=%s" % (key, env.get_configuration().get_string(key, None)))
         else:
-            from pystream.common import Configuration
-
             try:
                 env.configure(Configuration().set_string(key, value))
             except (KeyError, ValueError) as e:
@@ -486,9 +473,6 @@ class PystreamMagics(Magics):
             print("%s=%s" % (key, value))
 
     def _list_settings(self, env) -> None:
-        from pyshell.launcher import describe_target
-        from pystream.session import settings
-
         s = settings()
         print("Session: %s · app name %s" % (describe_target(s), s.app_name))
         if env is not None:

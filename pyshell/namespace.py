@@ -9,6 +9,9 @@ import importlib
 import pkgutil
 from typing import Any, Dict, List, Tuple
 
+from pystream.datastream import StreamExecutionEnvironment
+from pystream.table import EnvironmentSettings, StreamTableEnvironment, TableEnvironment
+
 CORE = ("env", "spark", "Types", "Row", "WatermarkStrategy", "Duration", "Time",
         "StreamExecutionEnvironment", "DataStream", "KeyedStream", "WindowedStream",
         "RuntimeExecutionMode", "OutputTag")
@@ -89,8 +92,6 @@ def api_names() -> Dict[str, Dict[str, Any]]:
 def preload(spark: Any = None) -> Dict[str, Any]:
     """The shell's namespace: the API names, ``env`` (a StreamExecutionEnvironment) and
     ``spark`` (the session, or a stand-in for it while it starts)."""
-    from pystream.datastream import StreamExecutionEnvironment
-
     names: Dict[str, Any] = {}
     for group in api_names().values():
         names.update(group)
@@ -103,8 +104,6 @@ def preload(spark: Any = None) -> Dict[str, Any]:
 def table_environments(env: Any) -> Dict[str, Any]:
     """``t_env`` (and PyFlink's shell's name for it, ``st_env``): a StreamTableEnvironment
     over ``env`` in STREAMING mode; ``bt_env`` a TableEnvironment in BATCH mode."""
-    from pystream.table import EnvironmentSettings, StreamTableEnvironment, TableEnvironment
-
     t_env = StreamTableEnvironment.create(env, EnvironmentSettings.in_streaming_mode())
     return {"t_env": t_env, "st_env": t_env, "s_env": env,
             "bt_env": TableEnvironment.create(EnvironmentSettings.in_batch_mode())}

@@ -22,7 +22,10 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator, List, Optional, Tuple, TypeVar
 
 from pyshell import render
-from pystream.session import JobTag, is_remote
+from pystream.datastream.planning import plan_of
+from pystream.runtime.errors import spark_error
+from pystream.session import JobTag, get_session, is_remote
+from pystream.table.planning import plan_of as table_plan_of
 
 POLL_SECONDS = 0.1
 CANCEL_GRACE_SECONDS = 2.0
@@ -235,9 +238,6 @@ def preview(ds, limits: Limits = Limits(), cancel: Optional[Cancellation] = None
     >>> preview(env.from_collection([1, 2, 3]), Limits(n=2)).rows   # doctest: +SKIP
     [1, 2]
     """
-    from pystream.datastream.planning import plan_of
-    from pystream.session import get_session
-
     cancel = cancel or Cancellation()
     started = time.monotonic()
     plan = plan_of(ds)
@@ -256,12 +256,10 @@ def preview_table(table, limits: Limits = Limits(),
     """The leading rows of a Table; an updating table (STREAMING mode) shows its changelog,
     each row with its ``op`` (+I, -U, +U, -D), as ``TableResult.print()`` does."""
     from pystream.compiler.table_job import TableJob
-    from pystream.session import get_session
-    from pystream.table.planning import plan_of
 
     cancel = cancel or Cancellation()
     started = time.monotonic()
-    plan = plan_of(table)
+    plan = table_plan_of(table)
     job = TableJob(plan)
     if job.unbounded:
         return _preview_unbounded_table(job, limits, cancel, started)
@@ -319,9 +317,6 @@ def _preview_unbounded_table(job, limits: Limits, cancel: Cancellation,
 
 
 def _collect(compiled, limits: Limits, cancel: Cancellation, started: float) -> PreviewResult:
-    from pystream.runtime.errors import spark_error
-    from pystream.session import get_session
-
     timer = threading.Timer(limits.startup + limits.timeout, cancel.cancel, args=("timeout",))
     timer.daemon = True
     with JobTag(get_session(), "pystream-preview") as tag:
@@ -401,8 +396,6 @@ class StreamTap:
             self.query = writer.start()
         except Exception as e:  # noqa: BLE001 - Spark's errors, made short
             self._cleanup()
-            from pystream.runtime.errors import spark_error
-
             raise spark_error(e) from None
 
     def __enter__(self) -> "StreamTap":
@@ -423,8 +416,6 @@ class StreamTap:
         short form of the query's error if it failed."""
         active = self.query.isActive
         if not active and self.query.exception() is not None:
-            from pystream.runtime.errors import spark_error
-
             raise spark_error(self.query.exception())
         progress = self.query.lastProgress
         batch_id = progress["batchId"] if progress else None

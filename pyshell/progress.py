@@ -9,6 +9,9 @@ from __future__ import annotations
 import threading
 from typing import Optional, Tuple
 
+from pyshell.render import is_terminal
+from pystream.session import is_remote
+
 DELAY_SECONDS = 1.0
 POLL_SECONDS = 0.25
 
@@ -34,9 +37,6 @@ class JobProgress:
         self._thread: Optional[threading.Thread] = None
 
     def __enter__(self) -> "JobProgress":
-        from pyshell.render import is_terminal
-        from pystream.session import is_remote
-
         if is_terminal() and not is_remote(self.spark):
             self._thread = threading.Thread(target=self._show, daemon=True,
                                             name="pystream-shell-progress")

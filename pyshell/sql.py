@@ -8,7 +8,7 @@ import threading
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from pyshell import render
-from pystream.table.formatting import TableauWriter, tableau_lines
+from pystream.table.formatting import TableauWriter, flink_string, tableau_lines
 
 
 def statements_of(text: str, namespace: Optional[Dict[str, Any]] = None) -> List[Any]:
@@ -151,7 +151,6 @@ def rich_table(schema, current: List[tuple], changes: int, terminal: Optional[bo
     from rich.console import Group
     from rich.text import Text
 
-    from pystream.table.formatting import flink_string
 
     types = schema.get_field_data_types()
     rows = [[flink_string(v, t) for v, t in zip(values, types)] for values in current]

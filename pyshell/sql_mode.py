@@ -7,6 +7,9 @@ from typing import List
 
 from IPython.terminal.prompts import Prompts, Token
 
+from pyshell.extension import set_prompt_lexer
+from pyshell.sql_complete import complete_sql, sql_words
+
 __all__ = ["use_sql_mode", "as_sql_cell", "is_complete"]
 
 QUIT = {"quit", "exit", "quit;", "exit;"}
@@ -63,8 +66,6 @@ def use_sql_mode(shell) -> None:
 
 def _sql_matcher(shell):
     """Completions of SQL words at the prompt (each line is SQL)."""
-    from pyshell.sql_complete import complete_sql, sql_words
-
     def matcher(text: str):
         return complete_sql(text, sql_words(shell.user_ns.get("t_env")))
     return matcher
@@ -75,6 +76,5 @@ def _highlight_sql(shell) -> None:
     from prompt_toolkit.lexers import PygmentsLexer
     from pygments.lexers.sql import SqlLexer
 
-    from pyshell.extension import set_prompt_lexer
 
     set_prompt_lexer(shell, lambda _ipython_lexer: PygmentsLexer(SqlLexer))

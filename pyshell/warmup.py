@@ -4,6 +4,9 @@ before the user's first ``%preview`` does."""
 from __future__ import annotations
 
 from pyshell.preview import Cancellation, Limits, preview
+from pystream.common import Types, WatermarkStrategy
+from pystream.datastream import StreamExecutionEnvironment
+from pystream.datastream.connectors import DataGeneratorSource
 
 WARM_UP_TIMEOUT = 120.0
 
@@ -11,9 +14,6 @@ WARM_UP_TIMEOUT = 120.0
 def warm_up_streams(env) -> list:
     """The streams the warm-up previews: a keyed rolling reduce over an unbounded generator,
     and a bounded map."""
-    from pystream.common import Types, WatermarkStrategy
-    from pystream.datastream.connectors import DataGeneratorSource
-
     pairs = Types.TUPLE([Types.LONG(), Types.LONG()])
     unbounded = env.from_source(DataGeneratorSource(lambda i: (i % 2, i), rows_per_second=10),
                                 WatermarkStrategy.no_watermarks(), "warm-up", pairs)
@@ -24,8 +24,6 @@ def warm_up_streams(env) -> list:
 
 def warm_up(cancel: Cancellation) -> None:
     """Run the warm-up previews until done or ``cancel`` is set (which stops its query)."""
-    from pystream.datastream import StreamExecutionEnvironment
-
     for ds in warm_up_streams(StreamExecutionEnvironment.get_execution_environment()):
         if cancel.is_set():
             return

@@ -9,6 +9,11 @@ from typing import Any, Callable, Iterator, Optional, Tuple
 
 from pyshell import render
 from pyshell.preview import Cancellation, StreamTap, compiled_stream
+from pyshell.sql import apply_op
+from pystream.datastream import RuntimeExecutionMode
+from pystream.datastream.planning import plan_of, record_key
+from pystream.session import get_session
+from pystream.table.planning import plan_of as table_plan_of
 
 REFRESH_SECONDS = 0.5
 
@@ -41,8 +46,6 @@ def watch(ds, n: int, cancel: Cancellation, show: Callable[[str], None],
     the first ``n`` keys, see ``pystream.datastream.planning.record_key``) every ``refresh``
     seconds until ``cancel`` is set or the stream ends; the query is stopped in every case.
     Returns the closing line."""
-    from pystream.datastream.planning import record_key
-
     started = time.monotonic()
     view = LatestPerKey(*record_key(ds)) if mode == "table" else LatestRows()
     reason, total = follow(ds, view, cancel, show, refresh, _text_frame(n), started, n)
@@ -70,10 +73,6 @@ def follow(source, view, cancel: Cancellation, show: Callable, refresh: float,
 @contextlib.contextmanager
 def _stream_rows(ds, bounded_tables: bool) -> Iterator[Tuple[Any, list]]:
     """A tap of a DataStream's records as a streaming query, and their columns."""
-    from pystream.datastream import RuntimeExecutionMode
-    from pystream.datastream.planning import plan_of
-    from pystream.session import get_session
-
     plan = plan_of(ds, RuntimeExecutionMode.STREAMING)
     with compiled_stream(plan, with_watermark=True) as compiled:
         spark = get_session()
@@ -88,10 +87,8 @@ def _table_rows(table, bounded_tables: bool) -> Iterator[Tuple[Any, list]]:
     """A tap of a Table's changes (``op`` first): a streaming query over an unbounded table,
     the rows of a bounded one at once."""
     from pystream.compiler.table_job import TableJob
-    from pystream.session import get_session
-    from pystream.table.planning import plan_of
 
-    plan = plan_of(table)
+    plan = table_plan_of(table)
     job = TableJob(plan)
     names = list(job.rel.schema.names)
     if not job.unbounded:
@@ -217,8 +214,6 @@ class CurrentRows(Folding):
         return list(columns[1:])  # without op
 
     def fold(self, row) -> None:
-        from pyshell.sql import apply_op
-
         apply_op(self.rows_now, row[0], tuple(row[1:]))
 
     def current(self) -> list:

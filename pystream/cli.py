@@ -25,7 +25,12 @@ import threading
 import traceback
 from typing import Dict, List, Optional, Sequence, Tuple
 
+import pystream
+from pyshell.entry import main as shell
+from pystream import dependencies, jvm_archive, server, session
 from pystream.errors import PystreamError
+from pystream.session_settings import environment_layer, from_layers
+from pystream.table import EnvironmentSettings, TableEnvironment
 
 ENTRY = ("-py", "--python", "-pym", "--pyModule", "--py-module")
 
@@ -96,8 +101,6 @@ def _conf(pairs: List[str], p: argparse.ArgumentParser) -> Dict[str, str]:
 
 def settings_from(options: argparse.Namespace, p: argparse.ArgumentParser):
     """The session settings the options ask for (on top of PYSTREAM_* variables)."""
-    from pystream.session_settings import environment_layer, from_layers
-
     conf = _conf(options.conf, p)
     if options.parallelism:
         conf["spark.default.parallelism"] = str(options.parallelism)
@@ -170,8 +173,6 @@ def run(argv: Sequence[str]) -> int:
 
 def _run_program(options: argparse.Namespace, program_args: List[str],
                  p: argparse.ArgumentParser) -> int:
-    from pystream import dependencies, session
-
     s = session.configure(settings_from(options, p))
     try:
         dependencies.client_bundle(s.py_files).install()  # importable here too, as in Flink
@@ -273,11 +274,8 @@ def run_sql(argv: Sequence[str]) -> int:
 
 
 def _run_script(options: argparse.Namespace, p: argparse.ArgumentParser) -> int:
-    from pystream import session
-    from pystream.session_settings import environment_layer, from_layers
     from pystream.sql.parse import iter_statements
     from pystream.sql.statements import execute_parsed
-    from pystream.table import EnvironmentSettings, TableEnvironment
 
     session.configure(from_layers(environment_layer(os.environ), {
         "master": options.master, "remote": options.remote, "conf": _conf(options.conf, p)}))
@@ -324,8 +322,6 @@ def _wait_for_streaming_jobs() -> int:
 
 def _sql_prompt(options) -> int:
     """``pystream sql`` without a script: the shell's Flink SQL prompt."""
-    from pyshell.entry import main as shell
-
     where = ["--master", options.master] if options.master else \
         ["--remote", options.remote] if options.remote else []
     conf = [a for kv in options.conf for a in ("--conf", kv)]
@@ -337,15 +333,11 @@ def _sql_prompt(options) -> int:
 
 def run_server(argv: Sequence[str]) -> int:
     """``pystream server start|stop|status``."""
-    from pystream import server
-
     return server.main(argv)
 
 
 def make_jvm_archive(argv: Sequence[str]) -> int:
     """``pystream jvm-archive``: make (again) the class archive of this Java and Spark."""
-    from pystream import jvm_archive, session
-
     if argv:
         print("usage: pystream jvm-archive", file=sys.stderr)
         return 2
@@ -362,7 +354,6 @@ def version_text() -> str:
     """pystream's version and those of what it runs on (no Spark is started)."""
     from importlib.metadata import version
 
-    import pystream
 
     return "pystream %s (pyspark %s, Python %s)" % (
         pystream.__version__, version("pyspark"), platform.python_version())

@@ -26,6 +26,7 @@ import zipfile
 from dataclasses import dataclass
 from typing import List, Optional, Tuple
 
+from pystream import session
 from pystream.cache import cache_dir
 from pystream.errors import PystreamError, UnsupportedFeatureError
 from pystream.runtime.dependencies import ARCHIVE, FILE, PYTHON, Bundle, Item, script_classes
@@ -326,16 +327,12 @@ def add_python_archive(configuration, archive_path: str, target_dir: Optional[st
 
 def job_dependencies(configuration) -> Dependencies:
     """The dependencies of a job: the process's (command line) and the environment's."""
-    from pystream import session
-
     return Dependencies.of_settings(session.settings()).merged(
         Dependencies.of_configuration(configuration))
 
 
 def configure_session(deps: Dependencies) -> None:
     """Before the session starts, let it start with the jars and classpaths."""
-    from pystream import session
-
     if deps.jars:
         session.add_jars(*deps.jars)
     if deps.classpaths:
@@ -344,8 +341,6 @@ def configure_session(deps: Dependencies) -> None:
 
 def prepare(deps: Dependencies) -> Bundle:
     """Give the running session what the job needs from it; the job's worker bundle."""
-    from pystream import session
-
     session.get_session()
     configure_session(deps)
     session.use_worker_python(deps.python_executable, deps.interpreter_archive())

@@ -8,16 +8,15 @@ import os
 import tempfile
 
 from pystream import session
+from pystream.common import Types
+from pystream.datastream import RuntimeExecutionMode, StreamExecutionEnvironment
+from pystream.table import EnvironmentSettings, StreamTableEnvironment, TableEnvironment
 
 JVM_EXIT_TIMEOUT = 120.0  # the JVM writes the archive as it exits
 
 
 def run_workload(directory: str) -> None:
     """Run the jobs, writing their files under ``directory``."""
-    from pystream.common import Types
-    from pystream.datastream import RuntimeExecutionMode, StreamExecutionEnvironment
-    from pystream.table import EnvironmentSettings, StreamTableEnvironment, TableEnvironment
-
     for mode in (RuntimeExecutionMode.STREAMING, RuntimeExecutionMode.BATCH):
         env = StreamExecutionEnvironment.get_execution_environment()
         env.set_runtime_mode(mode)

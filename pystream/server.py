@@ -33,6 +33,7 @@ import time
 from dataclasses import asdict
 from typing import Dict, List, Optional, Sequence
 
+from pystream import jvm_archive
 from pystream.server_state import (
     LOOPBACK,
     ServerInfo,
@@ -46,6 +47,7 @@ from pystream.server_state import (
     with_token,
     write_private,
 )
+from pystream.session import SPARK_DEFAULTS, find_java, jvm_spark_home
 
 DEFAULT_PORT = 15002
 START_TIMEOUT = 120.0
@@ -62,8 +64,6 @@ def start(port: int = DEFAULT_PORT, master: str = "local[*]",
     info = running()
     if info is not None:
         return info
-    from pystream import jvm_archive
-    from pystream.session import SPARK_DEFAULTS, find_java, jvm_spark_home
 
     settings = dict(SPARK_DEFAULTS)
     settings.update({

@@ -22,7 +22,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Dict, Mapping, Optional, Set
 
 from pystream import jvm_archive
+from pystream import server_state as server
 from pystream.cache import cache_dir
+from pystream.errors import UnsupportedFeatureError
+from pystream.own_code import own_code_zip
+from pystream.runtime.debugging import announced, relay
+from pystream.runtime.user_logs import echoed
 from pystream.session_settings import SessionSettings, public_url, read_environment
 
 __all__ = ["SessionSettings", "configure", "settings", "get_session", "active_session",
@@ -202,7 +207,6 @@ def _on_local_server(s: SessionSettings) -> SessionSettings:
     ``s`` names no master or remote; says so on stderr."""
     if s.master or s.remote or _spark_has_a_driver():
         return s
-    from pystream import server_state as server
 
     url = server.url_for_jobs()
     if url is None:
@@ -223,8 +227,6 @@ def _spark_has_a_driver() -> bool:
 
 def on_local_server(spark) -> bool:
     """Whether ``spark`` is a session of the local server (it shares this machine's files)."""
-    from pystream import server_state as server
-
     info = server.recorded()
     remote = settings().remote
     return (info is not None and remote is not None and public_url(remote) == info.url
@@ -317,8 +319,6 @@ def _ship_own_code(context) -> None:
     the Python processes Spark starts on the driver with the executors' Python (a streaming
     data source's runner, transformWithState's), which do not get ``addPyFile``'s files:
     the zip's path goes into the functions' PYTHONPATH, ignored where it does not exist."""
-    from pystream.own_code import own_code_zip
-
     code = own_code_zip()
     context.addPyFile(code)
     paths = context.environment.get("PYTHONPATH", "")
@@ -454,9 +454,6 @@ def _echo_user_logs(fd: int, log) -> None:
     """Copy the JVM's stderr (Spark's log, its Python workers' output) to the log; echo the
     log records of user functions to our stderr (see ``runtime.user_logs``) and bring the
     debugger of a function's ``breakpoint()`` here (``runtime.debugging``)."""
-    from pystream.runtime.debugging import announced, relay
-    from pystream.runtime.user_logs import echoed
-
     with os.fdopen(fd, "rb", buffering=0) as pipe:
         for line in iter(pipe.readline, b""):
             log.write(line)
@@ -643,8 +640,6 @@ def use_worker_python(executable: Optional[str], archive: Optional[str] = None) 
     is shipped with Spark's archives and ``executable`` is a path inside it
     (``alias/bin/python``). Classic sessions only: a Spark Connect server runs its own Python.
     """
-    from pystream.errors import UnsupportedFeatureError
-
     spark = get_session()
     if is_remote(spark):
         if executable:

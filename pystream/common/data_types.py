@@ -22,7 +22,9 @@ from copy import copy
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Sequence
 
+from pystream.common import typeinfo as ti
 from pystream.common.typeinfo import TypeInformation, Types
+from pystream.common.types import Row
 
 if TYPE_CHECKING:
     from pyspark.sql import types as st
@@ -636,7 +638,6 @@ class RowType(DataType):
     def python_value(self, value):
         """A ``Row`` without field names, as PyFlink's collect() gives nested rows (user
         functions get named rows: ``pystream.compiler.udfs``)."""
-        from pystream.common.types import Row
         if value is None:
             return None
         if isinstance(value, dict):  # a struct as pandas hands it over
@@ -824,7 +825,6 @@ def infer_data_type(value: Any, names: Optional[Sequence[str]] = None) -> DataTy
     if isinstance(value, list):
         element = next((v for v in value if v is not None), None)
         return ArrayType(infer_data_type(element))
-    from pystream.common.types import Row
     if isinstance(value, (tuple, Row)):
         field_names = getattr(value, "_fields", None)
         if field_names is None:
@@ -876,7 +876,6 @@ def verify_value(data_type: DataType, value: Any, name: str = "value") -> None:
             raise ValueError("%s: This field is not nullable, but got None" % name)
         return
     if isinstance(data_type, RowType):
-        from pystream.common.types import Row
         if isinstance(value, dict):
             value = [value.get(n) for n in data_type.names]
         if not isinstance(value, (tuple, list, Row)):
@@ -912,8 +911,6 @@ def verify_value(data_type: DataType, value: Any, name: str = "value") -> None:
 def from_type_info(type_info: TypeInformation) -> DataType:
     """The table type of a DataStream type (``from_data_stream``): Types.INT() is INT, a
     ``Types.ROW_NAMED`` a ROW, ``Types.SQL_TIMESTAMP()`` TIMESTAMP(3), ..."""
-    from pystream.common import typeinfo as ti
-
     basic = {
         ti.BasicType.STRING: DataTypes.STRING, ti.BasicType.CHAR: DataTypes.STRING,
         ti.BasicType.BYTE: DataTypes.TINYINT, ti.BasicType.BOOLEAN: DataTypes.BOOLEAN,

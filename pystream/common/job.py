@@ -6,6 +6,8 @@ import uuid
 from enum import Enum
 from typing import Any, Dict, Optional
 
+from pystream.errors import UnsupportedFeatureError
+
 __all__ = ["JobID", "JobStatus", "JobExecutionResult", "JobClient", "CompletableFuture"]
 
 
@@ -152,8 +154,6 @@ class JobClient:
         return self._job.metrics()
 
     def stop_with_savepoint(self, *args, **kwargs):
-        from pystream.errors import UnsupportedFeatureError
-
         raise UnsupportedFeatureError("JobClient.stop_with_savepoint: Spark has no savepoints; "
                                       "use checkpoints (env.enable_checkpointing)")
 

@@ -11,6 +11,8 @@ import time
 from enum import Enum
 from typing import TYPE_CHECKING, List, Optional
 
+from pystream.common.time import Instant
+
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import types as st
 
@@ -159,8 +161,6 @@ class InstantTypeInfo(BasicTypeInfo):
         return obj.to_epoch_milli() * 1000
 
     def from_internal_type(self, obj):
-        from pystream.common.time import Instant
-
         return Instant.of_epoch_milli(obj // 1000)
 
 

@@ -11,8 +11,11 @@ from typing import List, Optional
 
 import pyarrow as pa
 
+from pystream import graph
 from pystream.common.typeinfo import TypeInformation
 from pystream.plan import Plan, plan
+from pystream.runtime.layout import TS, Layout
+from pystream.runtime.records import batch_decoder, column_names
 
 __all__ = ["plan", "Plan", "CompiledStream", "compile_stream"]
 
@@ -37,15 +40,11 @@ class CompiledStream:
 
     @property
     def columns(self) -> List[str]:
-        from pystream.runtime.records import column_names
-
         return column_names(self.type_info)
 
     def decode(self, table: pa.Table) -> list:
         """The records (Python values, as a job's client gets them) in an Arrow table of
         this stream's columns."""
-        from pystream.runtime.records import batch_decoder
-
         return batch_decoder(self.type_info, client=True)([table.column(n).combine_chunks()
                                               for n in self.columns])
 
@@ -61,10 +60,8 @@ def compile_stream(plan: Plan, with_watermark: bool = False) -> CompiledStream:
     >>> compiled = compile_stream(plan_of(ds))                 # doctest: +SKIP
     >>> compiled.df.explain()                                  # doctest: +SKIP
     """
-    from pystream import graph
     from pystream.compiler.job import start_session
     from pystream.compiler.translate import Compiler
-    from pystream.runtime.layout import TS, Layout
 
     (node,) = plan.roots
     spark, bundle = start_session(plan)

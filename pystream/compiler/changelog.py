@@ -21,10 +21,19 @@ from pyspark.sql import types as st
 
 from pystream.common import data_types as T
 from pystream.compiler.expressions import quoted, to_column
+from pystream.compiler.udfs import UserAggregate, shipped_evaluator
 from pystream.errors import UnsupportedFeatureError
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.relational.resolve import type_of
+from pystream.runtime.changelog import (
+    ACCUMULATORS,
+    RETRACTING_FORMS,
+    AggregateChangelog,
+    AggregateSpec,
+    BundledAggregate,
+    retracts,
+)
 
 __all__ = ["unbounded_aggregate", "bundled_aggregate", "aggregate_spec"]
 
@@ -34,11 +43,7 @@ OP, SEQ, SUB = "__op", "__seq", "__sub"
 def aggregate_spec(call, columns, result: T.DataType, arg_types):
     """The ``runtime.changelog.AggregateSpec`` of an aggregate call whose arguments are
     ``columns``: built-in aggregates by name, a user-defined one as its function."""
-    from pystream.runtime.changelog import ACCUMULATORS, AggregateSpec
-
     if isinstance(call, ex.UserCall):
-        from pystream.compiler.udfs import UserAggregate, shipped_evaluator
-
         function = shipped_evaluator(UserAggregate(call.function, list(arg_types), result))
         return AggregateSpec("user", tuple(columns), function=function)
     name = "count_star" if call.name == "count" and not call.args else call.name
@@ -85,8 +90,6 @@ def _typed(node: ops.Aggregate) -> List[Column]:
 
 
 def _refuse_unretractable(specs) -> None:
-    from pystream.runtime.changelog import retracts
-
     refused = [s for s in specs if s.distinct or (
         not s.function.retracts if s.function is not None else not retracts(s.name))]
     if refused:
@@ -100,8 +103,6 @@ def _refuse_unretractable(specs) -> None:
 def unbounded_aggregate(node: ops.Aggregate, frame, ctx):
     """``GROUP BY keys`` over an append-only stream: rows of the keys, the results and
     ``__op`` (0 +I, 1 -U, 2 +U)."""
-    from pystream.runtime.changelog import AggregateChangelog
-
     inputs = _inputs(node)
     if frame.updating:
         _refuse_unretractable(inputs.specs)
@@ -122,8 +123,6 @@ def bundled_aggregate(node: ops.Aggregate, frame, ctx):
     """``GROUP BY keys`` with a Python aggregate function over a bounded input in STREAMING
     mode: per key, the changelog of its results at the end of each bundle of
     ``ctx.bundle_size`` records (``__seq``, ``__op``, ``__sub`` give its order)."""
-    from pystream.runtime.changelog import RETRACTING_FORMS, BundledAggregate
-
     inputs = _inputs(node)
     key_columns = ["__key%d" % i for i in range(len(node.keys))]
     names = list(node.schema.names) + [SEQ, OP, SUB]

@@ -10,8 +10,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pystream import graph
+from pystream.common.typeinfo import Types
 from pystream.compiler.flow import Flow
-from pystream.runtime.layout import Layout
+from pystream.compiler.source_helpers import read_python_source
+from pystream.runtime import pysource
+from pystream.runtime.keyed_stream import END_OF_INPUT_KEY, END_OF_INPUT_MS, INPUT, TS_MILLIS
+from pystream.runtime.layout import KEY, SEQ, TS, WM, Layout
+from pystream.runtime.records import VALUE_COLUMN
 
 
 def watermark_delay_ms(strategy) -> int:
@@ -47,17 +52,6 @@ def end_of_input_marker(compiler, columns):
     import pyarrow as pa
     from pyspark.sql import functions as F
 
-    from pystream.common.typeinfo import Types
-    from pystream.compiler.source_helpers import read_python_source
-    from pystream.runtime import pysource
-    from pystream.runtime.keyed_stream import (
-        END_OF_INPUT_KEY,
-        END_OF_INPUT_MS,
-        INPUT,
-        TS_MILLIS,
-    )
-    from pystream.runtime.layout import KEY, SEQ, TS, WM
-    from pystream.runtime.records import VALUE_COLUMN
 
     sink = pa.BufferOutputStream()
     batch = pa.record_batch([pa.array([0], pa.int64())], names=["value"])

@@ -35,6 +35,11 @@ from pystream.compiler.collection_and_text_functions import (
     JSON_CONSTRUCTORS,
 )
 from pystream.compiler.json_path_functions import JSON_PATH_FUNCTIONS
+from pystream.compiler.udfs import (
+    aggregate_udf_column,
+    collected_aggregate_columns,
+    scalar_udf_column,
+)
 from pystream.errors import UnsupportedFeatureError
 from pystream.relational import expressions as ex
 from pystream.relational.resolve import type_of
@@ -447,8 +452,6 @@ def to_column(expr: ex.Expr, schema: Schema) -> Column:
     if isinstance(expr, ex.Call):
         return _call_column(expr, schema)
     if isinstance(expr, ex.UserCall):
-        from pystream.compiler.udfs import scalar_udf_column
-
         return scalar_udf_column(expr.function, [to_column(a, schema) for a in expr.args],
                                  [type_of(a, schema) for a in expr.args])
     raise UnsupportedFeatureError("expression %s in a Spark plan" % (expr,))
@@ -509,8 +512,6 @@ def _aggregated(call: ex.Call, args: List[Column], result: DataType) -> List[Col
 
 
 def _user_aggregate(call: ex.UserCall, schema: Schema) -> Column:
-    from pystream.compiler.udfs import aggregate_udf_column
-
     return aggregate_udf_column(call.function, [to_column(a, schema) for a in call.args],
                                 [type_of(a, schema) for a in call.args])
 
@@ -518,8 +519,6 @@ def _user_aggregate(call: ex.UserCall, schema: Schema) -> Column:
 def collected_user_aggregate(call: ex.UserCall, schema: Schema) -> Tuple[Column, Any]:
     """A user-defined aggregate as Spark's own ``collect_list`` of its arguments and the
     function folding such a list into its value (see ``udfs.CollectedAggregate``)."""
-    from pystream.compiler.udfs import collected_aggregate_columns
-
     return collected_aggregate_columns(call.function, [to_column(a, schema) for a in call.args],
                                        [type_of(a, schema) for a in call.args])
 

@@ -26,10 +26,12 @@ from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from pystream import graph, session
 from pystream.common.job import JobExecutionResult, JobID, JobStatus
+from pystream.compiler.bad_records import unparsed_counts
 from pystream.compiler.sink_helpers import RunningQuery
 from pystream.compiler.sinks import plan_sink
 from pystream.compiler.source_helpers import runs_on_one_machine
 from pystream.compiler.translate import Compiler
+from pystream.dependencies import Dependencies, configure_session, prepare
 from pystream.errors import PystreamError
 from pystream.plan import Plan
 from pystream.runtime.dependencies import Bundle
@@ -83,8 +85,6 @@ def start_session(plan: Plan) -> Tuple[object, Optional[Bundle]]:
     """The effects a plan needs before it compiles: the Spark session, started (or reused)
     with the job's jars and classpaths, active in this thread; the job's Python dependencies
     prepared (requirements installed) into the bundle its functions travel with."""
-    from pystream.dependencies import Dependencies, configure_session, prepare
-
     deps = plan.settings.dependencies or Dependencies()
     configure_session(deps)
     bundle = prepare(deps)
@@ -336,8 +336,6 @@ class Job:
     def _report_unparsed(self, query) -> None:
         """Say on stderr how many records a lenient source ('ignore-parse-errors') could not
         parse in the query's last micro-batch, once per batch; ``unparsed`` sums them."""
-        from pystream.compiler.bad_records import unparsed_counts
-
         progress = query.lastProgress
         if not progress or self._reported_batches.get(str(query.id)) == progress["batchId"]:
             return

@@ -6,6 +6,7 @@ from pystream import graph
 from pystream.compiler.connectors import SOURCES, lookup
 from pystream.compiler.flow import Flow
 from pystream.errors import PystreamError, UnsupportedFeatureError
+from pystream.runtime.layout import ARRIVAL
 
 
 def source_flow(compiler, node: graph.Source) -> Flow:
@@ -28,7 +29,6 @@ def with_arrivals(flow: Flow) -> Flow:
     input of a STREAMING job replays Flink's periodic watermarks (``runtime.arrivals``)."""
     from pyspark.sql import functions as F
 
-    from pystream.runtime.layout import ARRIVAL
 
     df = flow.df.withColumn(ARRIVAL, F.lit(None).cast("double"))
     return flow.but(df=df, layout=flow.layout.but(arrival=True))

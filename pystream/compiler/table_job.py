@@ -18,14 +18,19 @@ from typing import Dict, Iterator, List, Optional, Tuple
 
 from pyspark.sql import functions as F
 
+from pystream import graph
 from pystream.common.data_types import BinaryType, DataTypes, VarBinaryType
-from pystream.common.job import JobID
+from pystream.common.job import CompletableFuture, JobID, JobStatus
+from pystream.common.typeinfo import Types
 from pystream.common.types import Row, RowKind
 from pystream.compiler import table_connectors
 from pystream.compiler.bad_records import explained
 from pystream.compiler.expressions import quoted
+from pystream.compiler.job import FinishedJob, Job, record_finished
 from pystream.compiler.relational import OP, SEQ, SUB, Context, Frame, context, translate
+from pystream.compiler.translate import Compiler
 from pystream.compiler.udfs import FunctionOptions, function_options
+from pystream.dependencies import job_dependencies, prepare
 from pystream.errors import JobExecutionError, PystreamError
 from pystream.plan import JobSettings, Plan, plan
 from pystream.plan.planner import streams_of
@@ -33,6 +38,7 @@ from pystream.plan.relational import reads_changelog
 from pystream.relational import operations as ops
 from pystream.relational.explain import explain
 from pystream.relational.schema import Field, Schema
+from pystream.runtime.errors import find_report, job_error_from
 from pystream.runtime.metric_reports import MetricsTarget, make_job_target
 from pystream.session import get_session
 from pystream.table.catalog import CatalogTable
@@ -93,8 +99,6 @@ class TableJob:
         Python dependencies they travel with (``add_python_file``, ``set_python_requirements``,
         ``add_python_archive``, ``python.*`` keys; requirements installed now) and where
         their metrics add up (an unbounded query's job's, else the statement's)."""
-        from pystream.dependencies import job_dependencies, prepare
-
         bundle = prepare(job_dependencies(self.config.get_configuration()))
         if str(self.config.get("python.metric.enabled")).lower() == "false":
             metrics = None
@@ -124,9 +128,6 @@ class TableJob:
     def ended(self, name: str, started: float) -> None:
         """The bounded statement ``name`` that started at ``started`` has run: its functions'
         final metrics are read (and kept for the shell's ``%jobs`` when there are any)."""
-        from pystream.common.job import JobStatus
-        from pystream.compiler.job import FinishedJob, record_finished
-
         target, self._metrics = self._metrics, None
         self._final_metrics = target.final(ended_at=time.time()) if target else {}
         if self._final_metrics:
@@ -187,8 +188,6 @@ class TableJob:
 
     def _unbounded_plan(self):
         """An unbounded query planned in a job that is not started (explain, checks)."""
-        from pystream.compiler.translate import Compiler
-
         compiler = Compiler(get_session(), plan(streams_of(self.rel), JobSettings(batch=False)))
         return self.frame(compiler=compiler)
 
@@ -196,9 +195,6 @@ class TableJob:
 
     def _stream_job(self, sink, name: str):
         """The job of ``Source(TableSource(query)) -> Sink(sink)``, not started."""
-        from pystream import graph
-        from pystream.common.typeinfo import Types
-        from pystream.compiler.job import Job
         from pystream.datastream import StreamExecutionEnvironment
         from pystream.datastream.connectors.table import TableSource
 
@@ -478,8 +474,6 @@ class JobClient:
     def cancel(self):
         """Stops the job (a checkpointed one after its current micro-batch, so that the
         statement started again resumes); the future is done: the job is stopped."""
-        from pystream.common.job import CompletableFuture
-
         self.job.cancel()
         return CompletableFuture.completed(None)
 
@@ -514,14 +508,10 @@ class StatementClient:
         return self.job.job_id
 
     def get_job_status(self):
-        from pystream.common.job import CompletableFuture, JobStatus
-
         done = self.job.has_run
         return CompletableFuture.completed(JobStatus.FINISHED if done else JobStatus.CREATED)
 
     def cancel(self):
-        from pystream.common.job import CompletableFuture
-
         return CompletableFuture.completed(None)
 
     def wait(self, timeout_ms: Optional[int] = None) -> None:
@@ -622,8 +612,6 @@ def spark_job_errors() -> Iterator[None]:
         yield
     except Exception as e:
         if type(e).__module__.startswith(("pyspark", "py4j")):
-            from pystream.runtime.errors import find_report, job_error_from
-
             report = find_report(str(e))  # a user function failed: its line and row
             if report is not None:
                 raise job_error_from(report) from None

@@ -27,6 +27,13 @@ from pystream.plan.relational import one_window, time_ordered
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.relational.resolve import type_of
+from pystream.runtime.time_ordered import (
+    EmittedWatermarks,
+    OverFrame,
+    SortOrder,
+    TimeOrderedReplay,
+    TimeOrderedState,
+)
 
 __all__ = ["over_aggregate", "temporal_sort"]
 
@@ -36,8 +43,6 @@ SEQ, WATERMARK = "__seq", "__wm"
 def over_aggregate(node: ops.Over, frame, ctx, translate) -> DataFrame:
     """``node``'s rows (append-only) over ``frame``, its input (``translate`` translates a
     node: the bounded replay reads the watermark's source again)."""
-    from pystream.runtime.time_ordered import OverFrame
-
     window = one_window(node)
     schema = node.input.schema
     keys = [to_column(p, schema).alias("__part%d" % i) for i, p in enumerate(window.partition_by)]
@@ -56,8 +61,6 @@ def over_aggregate(node: ops.Over, frame, ctx, translate) -> DataFrame:
 def temporal_sort(node: ops.Sort, frame, ctx, translate) -> DataFrame:
     """ORDER BY the rowtime, then other fields, over ``frame`` (append-only; Flink's
     temporal sort: one key, all rows)."""
-    from pystream.runtime.time_ordered import SortOrder
-
     schema = node.input.schema
     secondary = node.keys[1:]  # among rows of equal time
     args = [("__sort%d" % i, to_column(o.expr, schema)) for i, o in enumerate(secondary)]
@@ -99,8 +102,6 @@ def _stream(node, df: DataFrame, columns, spec, carried: List[str], time_field: 
     """Spark drops an input row behind the watermark before a stateful operator sees it;
     the operator decides which rows are late as Flink does, so the time reaches it as a
     plain column, and leaves it as the event time it was."""
-    from pystream.runtime.time_ordered import TimeOrderedState
-
     processor = TimeOrderedState(spec, carried, time_field, output, proctime=proctime)
     if ctx.compiler is not None:
         processor = ctx.compiler.ship(processor)
@@ -114,8 +115,6 @@ def _stream(node, df: DataFrame, columns, spec, carried: List[str], time_field: 
 
 def _replay(node, df: DataFrame, spec, carried: List[str], time_field: str,
             output: List[str], n_keys: int, in_order: bool) -> DataFrame:
-    from pystream.runtime.time_ordered import TimeOrderedReplay
-
     run = TimeOrderedReplay(spec, carried, time_field, output + [SEQ], SEQ, WATERMARK,
                             in_order)
     schema = st.StructType(_output_type(node).fields +
@@ -131,7 +130,6 @@ def _arrival_watermarks(node: ops.Rel, time_field: str, ctx, translate) -> Optio
                  and n.watermark is not None and n.watermark[0] == time_field), None)
     if scan is None:
         return None
-    from pystream.runtime.time_ordered import EmittedWatermarks
 
     source = translate(scan, ctx).df
     candidate = F.unix_millis(to_column(scan.watermark[1], scan.schema).cast("timestamp"))

@@ -12,18 +12,35 @@ from functools import singledispatchmethod
 from typing import Dict, List, Optional, Tuple
 
 from pystream import graph
+from pystream.compiler.event_time import assign_timestamps, end_of_input_marker
 from pystream.compiler.flow import Flow
+from pystream.compiler.sources import source_flow
 from pystream.errors import PystreamError
 from pystream.plan import CHAIN, REBALANCE, Plan
 from pystream.plan.batch import uses_timers
 from pystream.runtime.context import TaskInfo
 from pystream.runtime.dependencies import Bundle, shipped
 from pystream.runtime.key_groups import KeyPlacement
-from pystream.runtime.keyed_batch import INPUT
-from pystream.runtime.layout import KEY, ORDER, PICKLED, PID, SEQ, TAG, TS, WM, Layout
+from pystream.runtime.keyed_batch import INPUT, BoundedKeyedStage, KeyedBatchStage
+from pystream.runtime.keyed_broadcast import KeyGroups, group_keys
+from pystream.runtime.keyed_stream import TS_MILLIS, KeyedProcessor
+from pystream.runtime.layout import (
+    KEY,
+    ORDER,
+    PICKLED,
+    PID,
+    SEQ,
+    TAG,
+    TS,
+    WM,
+    Layout,
+    millis_column,
+    timestamp_column,
+)
 from pystream.runtime.metric_reports import MetricsTarget
+from pystream.runtime.partitioning import CustomPartitionKey, RoundRobin
 from pystream.runtime.records import VALUE_COLUMN
-from pystream.runtime.stage import FusedStage, OpSpec
+from pystream.runtime.stage import EVERY_RECORD, FusedStage, OpSpec, RoutedStage
 
 
 class Compiler:
@@ -136,8 +153,6 @@ class Compiler:
 
     def repartitioned(self, flow: Flow, parallelism: Optional[int]) -> Flow:
         """``flow`` with ``parallelism`` partitions (a rebalance), if it differs."""
-        from pystream.runtime.partitioning import RoundRobin
-
         if parallelism is None or parallelism == flow.parallelism:
             return flow
         op = OpSpec(kind="partition", fn=RoundRobin(parallelism), label="Rebalance",
@@ -171,8 +186,6 @@ class Compiler:
 
     @translate.register
     def _source(self, node: graph.Source) -> Flow:
-        from pystream.compiler.sources import source_flow
-
         return source_flow(self, node)
 
     @translate.register
@@ -234,7 +247,6 @@ class Compiler:
     def _keyed(self, node: graph.Keyed) -> Flow:
         from pyspark.sql import functions as F
 
-        from pystream.runtime.keyed_batch import KeyedBatchStage
 
         p = self.keyed_parallelism(node)
         partitions = p if self.settings.batch else self.shuffle_partitions
@@ -271,7 +283,6 @@ class Compiler:
         1 all records in arrival order, as Flink's one instance takes them."""
         from pyspark.sql import functions as F
 
-        from pystream.runtime.keyed_batch import BoundedKeyedStage
 
         event_time = uses_timers(node)
         if event_time and self.time_mode(node, keyed) != "EventTime":
@@ -293,7 +304,6 @@ class Compiler:
         and its second input copied to every group (see ``runtime.keyed_broadcast``)."""
         from pyspark.sql import functions as F
 
-        from pystream.runtime.keyed_broadcast import KeyGroups, group_keys
 
         first = node.input
         if node.broadcast:
@@ -333,9 +343,6 @@ class Compiler:
         """
         from pyspark.sql import functions as F
 
-        from pystream.compiler.event_time import end_of_input_marker
-        from pystream.runtime.keyed_stream import TS_MILLIS, KeyedProcessor
-        from pystream.runtime.layout import millis_column, timestamp_column
 
         time_mode = self.time_mode(node, keyed)
         timestamped = keyed.layout.timestamped
@@ -404,7 +411,6 @@ class Compiler:
             return self.materialize(branches[0][2], layout).df
         from pyspark.sql import functions as F
 
-        from pystream.runtime.stage import RoutedStage
 
         source = branches[0][0]
         tags = [tag for _, tag, _ in branches]
@@ -435,8 +441,6 @@ class Compiler:
         if strategy == "custom":
             return self._partition_custom(node, flow, p)
         if strategy in ("rebalance", "rescale"):
-            from pystream.runtime.partitioning import RoundRobin
-
             return self._partition_by(flow, p, self.op(node, "partition", RoundRobin(p), p))
         if strategy == "shuffle":
             df = flow.df.repartition(p, F.rand())
@@ -450,8 +454,6 @@ class Compiler:
         return single_arrival_order(flow.but(df=df, parallelism=p))
 
     def _partition_custom(self, node: graph.Partition, flow: Flow, p: int) -> Flow:
-        from pystream.runtime.partitioning import CustomPartitionKey
-
         chooser = CustomPartitionKey(node.partitioner, node.key_selector, p)
         return self._partition_by(flow, p, self.op(node, "partition", chooser, p))
 
@@ -459,7 +461,6 @@ class Compiler:
         """``flow`` over ``p`` partitions, each record in the one the partition op names."""
         from pyspark.sql import functions as F
 
-        from pystream.runtime.partitioning import RoundRobin
 
         if isinstance(op.fn, RoundRobin) and self.settings.spark_batch:
             return self._round_robin(flow, p)
@@ -481,8 +482,6 @@ class Compiler:
 
     @translate.register
     def _assign_timestamps(self, node: graph.AssignTimestamps) -> Flow:
-        from pystream.compiler.event_time import assign_timestamps
-
         return assign_timestamps(self, node)
 
 
@@ -516,8 +515,6 @@ def _by_source(flows: List[Flow]) -> Dict[int, List[Tuple[Flow, str, Flow]]]:
     input order: an output of a tagged flow with only operators pending reads the tagged flow
     (its tag: an output tag id, None for the main output); any other flow reads its own
     DataFrame before its pending operators (tag EVERY_RECORD)."""
-    from pystream.runtime.stage import EVERY_RECORD
-
     groups: Dict[int, List[Tuple[Flow, str, Flow]]] = {}
     for flow in flows:
         selected = flow.selected_from

@@ -16,9 +16,11 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 
+from pystream.common import data_types as T
 from pystream.common.data_types import DataType, RowType
 from pystream.metrics import MetricGroup
 from pystream.runtime.dependencies import Bundle, shipped
+from pystream.runtime.errors import operator_failure
 from pystream.runtime.metric_reports import MetricsTarget
 from pystream.table.udf import FunctionContext, UserDefinedFunction, is_async, python_callable
 
@@ -117,8 +119,6 @@ class ScalarEvaluator:
         self._opened = False
 
     def _open(self) -> None:
-        from pystream.runtime.errors import operator_failure
-
         if isinstance(self.function, UserDefinedFunction):
             try:
                 self.function.open(self.options.context(self.label, self.name))
@@ -145,13 +145,10 @@ class ScalarEvaluator:
                 return value
             return self.result_type.spark_value(self._fitting(value))
         except Exception as e:  # noqa: BLE001 - the user's error, reported with its row
-            from pystream.runtime.errors import operator_failure
 
             raise operator_failure(e, self.label, values) from None
 
     def _converted(self, values: tuple) -> Any:
-        from pystream.runtime.errors import operator_failure
-
         args = [_argument(t, v) for t, v in zip(self.arg_types, values)]
         try:
             return self.result_type.spark_value(self._fitting(self._call(*args)))
@@ -175,7 +172,6 @@ class PandasEvaluator(ScalarEvaluator):
     def __call__(self, *series):
         import pandas as pd
 
-        from pystream.runtime.errors import operator_failure
 
         if not self._opened:
             self._open()
@@ -231,7 +227,6 @@ class AsyncEvaluator(ScalarEvaluator):
     async def _with_retries(self, args: list):
         import asyncio
 
-        from pystream.runtime.errors import operator_failure
 
         options = self.options
         attempts = 1 + options.async_retries
@@ -260,8 +255,6 @@ class TableEvaluator(ScalarEvaluator):
     (a single value yielded is a one-field row)."""
 
     def __call__(self, *values: Any) -> Any:
-        from pystream.runtime.errors import operator_failure
-
         if not self._opened:
             self._open()
         args = [_argument(t, v) for t, v in zip(self.arg_types, values)]
@@ -286,8 +279,6 @@ class UserAggregate(ScalarEvaluator):
         self.table = getattr(wrapper, "is_table_aggregate", False)
 
     def _open(self) -> None:
-        from pystream.runtime.errors import operator_failure
-
         if isinstance(self.function, UserDefinedFunction):
             try:
                 self.function.open(self.options.context(self.label, self.name))
@@ -299,8 +290,6 @@ class UserAggregate(ScalarEvaluator):
         self._opened = True
 
     def create(self):
-        from pystream.runtime.errors import operator_failure
-
         if not self._opened:
             self._open()
         if self.pandas:
@@ -320,8 +309,6 @@ class UserAggregate(ScalarEvaluator):
     def add_all(self, acc, columns: List[list], n: int) -> Any:
         """``n`` rows' arguments (a list of values per argument) into the accumulator, in
         order: the common case calls ``accumulate`` in a tight loop."""
-        from pystream.runtime.errors import operator_failure
-
         if not self._opened:
             self._open()
         rows = zip(*columns) if columns else [()] * n
@@ -353,8 +340,6 @@ class UserAggregate(ScalarEvaluator):
     def _step(self, method: str, acc, values) -> Any:
         """One row's arguments into (``accumulate``) or out of (``retract``) the
         accumulator; a table aggregate's count of changes grows either way."""
-        from pystream.runtime.errors import operator_failure
-
         if not self._opened:  # a key's accumulator restored from state, in a new task
             self._open()
         args = values if self._plain else [_argument(t, v)
@@ -373,7 +358,6 @@ class UserAggregate(ScalarEvaluator):
         """The result of an accumulator (a pandas function's: of its rows, as Series)."""
         import pandas as pd
 
-        from pystream.runtime.errors import operator_failure
 
         if self.pandas:
             columns = list(zip(*acc)) if acc else [[] for _ in self.arg_types]
@@ -386,8 +370,6 @@ class UserAggregate(ScalarEvaluator):
         return self.result_type.spark_value(result)
 
     def _of_series(self, series: list) -> Any:
-        from pystream.runtime.errors import operator_failure
-
         function = self.function
         try:
             if callable(function):
@@ -481,8 +463,6 @@ def _plain(data_type: DataType, method: str) -> bool:
 
 def _arrow_value(data_type: DataType, value: Any) -> Any:
     """A Spark value as Arrow builds it: ROWs as dicts (Arrow's structs), in arrays too."""
-    from pystream.common import data_types as T
-
     if value is None:
         return None
     if isinstance(data_type, RowType):
@@ -497,7 +477,6 @@ def _python_kinds(data_type: DataType) -> Optional[tuple]:
     fail without naming the function (None: any)."""
     import numbers
 
-    from pystream.common import data_types as T
 
     if isinstance(data_type, (T.TinyIntType, T.SmallIntType, T.IntType, T.BigIntType)):
         return (numbers.Integral,)

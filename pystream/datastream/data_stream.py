@@ -34,6 +34,7 @@ from pystream.datastream.functions import (
     overrides,
 )
 from pystream.datastream.output_tag import OutputTag
+from pystream.datastream.window import CountSlidingWindowAssigner, CountTumblingWindowAssigner
 from pystream.datastream.windowing import AllWindowedStream, WindowedStream
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -423,11 +424,6 @@ class KeyedStream(DataStream):
 
     def count_window(self, size: int, slide: int = 0):
         """Windows of ``size`` elements per key (sliding by ``slide`` when given)."""
-        from pystream.datastream.window import (
-            CountSlidingWindowAssigner,
-            CountTumblingWindowAssigner,
-        )
-
         assigner = (CountTumblingWindowAssigner.of(size) if slide == 0
                     else CountSlidingWindowAssigner.of(size, slide))
         return self.window(assigner)

@@ -11,6 +11,8 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Generic, Iterable, List, Optional, TypeVar
 
 from pystream.datastream.async_retry_strategies import AsyncRetryPredicate, AsyncRetryStrategy
+from pystream.errors import UnsupportedFeatureError
+from pystream.metrics import MetricGroup
 
 if TYPE_CHECKING:
     from pystream.metrics import MetricGroup
@@ -138,8 +140,6 @@ class RuntimeContext(KeyedStateStore):
 
     def get_metrics_group(self) -> "MetricGroup":
         """This instance's metrics (see ``pystream.metrics``)."""
-        from pystream.metrics import MetricGroup
-
         if getattr(self, "_metric_group", None) is None:
             self._metric_group = MetricGroup()
         return self._metric_group
@@ -545,8 +545,6 @@ class SourceFunction:
     """A Java SourceFunction (not available on Spark)."""
 
     def __init__(self, source_func: Any):
-        from pystream.errors import UnsupportedFeatureError
-
         raise UnsupportedFeatureError("SourceFunction wraps a Java source function; pystream "
                                       "runs on Spark: use from_source with a pystream connector")
 
@@ -555,8 +553,6 @@ class SinkFunction:
     """A Java SinkFunction (not available on Spark)."""
 
     def __init__(self, sink_func: Any):
-        from pystream.errors import UnsupportedFeatureError
-
         raise UnsupportedFeatureError("SinkFunction wraps a Java sink function; pystream runs "
                                       "on Spark: use sink_to/add_sink with a pystream connector")
 

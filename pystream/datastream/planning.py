@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable, Optional, Tuple
 
+from pystream import graph
 from pystream.datastream.data_stream import DataStream
 from pystream.datastream.execution_mode import RuntimeExecutionMode
+from pystream.datastream.keyed_functions import RollingReduce
 from pystream.plan import Plan, plan
 
 __all__ = ["plan_of", "record_key"]
@@ -32,8 +34,6 @@ def record_key(ds: DataStream) -> Tuple[Callable, str]:
     per key): a KeyedStream's key selector; the key of a rolling reduce or aggregation
     (``sum``, ``max``...: its results are records of its input's type); else the first
     field."""
-    from pystream import graph
-    from pystream.datastream.keyed_functions import RollingReduce
     from pystream.runtime.stage import bind
 
     node = ds._node

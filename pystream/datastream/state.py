@@ -12,6 +12,7 @@ from typing import Dict, Generic, Iterable, Iterator, List, Optional, Tuple, Typ
 
 from pystream.common.time import Duration, Time
 from pystream.common.typeinfo import TypeInformation, Types
+from pystream.datastream.functions import AggregateFunction, ReduceFunction
 
 __all__ = [
     "State", "ValueState", "AppendingState", "MergingState", "ReducingState", "AggregatingState",
@@ -259,7 +260,6 @@ class ReducingStateDescriptor(StateDescriptor):
 
     def __init__(self, name: str, reduce_function, type_info: TypeInformation):
         super().__init__(name, type_info)
-        from pystream.datastream.functions import ReduceFunction
 
         if not isinstance(reduce_function, ReduceFunction) and not callable(reduce_function):
             raise TypeError("The input must be a ReduceFunction or a callable function!")
@@ -274,7 +274,6 @@ class AggregatingStateDescriptor(StateDescriptor):
 
     def __init__(self, name: str, agg_function, state_type_info: TypeInformation):
         super().__init__(name, state_type_info)
-        from pystream.datastream.functions import AggregateFunction
 
         if not isinstance(agg_function, AggregateFunction):
             raise TypeError("The input must be a pystream.datastream.functions.AggregateFunction!")

@@ -19,10 +19,27 @@ from pystream.datastream.checkpoint_config import (
 )
 from pystream.datastream.connectors.base import Source
 from pystream.datastream.connectors.collection import CollectionSource, SocketSource
+from pystream.datastream.connectors.file_system import FileSource, StreamFormat
+from pystream.datastream.connectors.number_seq import NumberSequenceSource
 from pystream.datastream.data_stream import DataStream
 from pystream.datastream.execution_mode import RuntimeExecutionMode
 from pystream.datastream.slot_sharing_group import SlotSharingGroup
+from pystream.dependencies import (
+    CACHED_FILES,
+    CLASSPATHS,
+    JARS,
+    PYTHON_EXECUTABLE,
+    CachedFile,
+    add_python_archive,
+    add_python_file,
+    check_local,
+    job_dependencies,
+    set_python_requirements,
+    split_list,
+)
 from pystream.errors import PystreamError, UnsupportedFeatureError
+from pystream.plan import JobSettings, plan
+from pystream.session import default_parallelism
 
 if TYPE_CHECKING:
     from pystream.plan import JobSettings, Plan
@@ -93,7 +110,6 @@ class StreamExecutionEnvironment:
         p = self._config.get_parallelism()
         if p > 0:
             return p
-        from pystream.session import default_parallelism
 
         return default_parallelism()
 
@@ -241,16 +257,12 @@ class StreamExecutionEnvironment:
 
         >>> env.add_python_file("my_udfs.py")                          # doctest: +SKIP
         """
-        from pystream.dependencies import add_python_file
-
         add_python_file(self._configuration, file_path)
 
     def set_python_requirements(self, requirements_file_path: str,
                                 requirements_cache_dir: Optional[str] = None) -> None:
         """Install the packages of a requirements.txt for the workers (pip, on the client,
         once per content; offline from ``requirements_cache_dir`` if given)."""
-        from pystream.dependencies import set_python_requirements
-
         set_python_requirements(self._configuration, requirements_file_path,
                                 requirements_cache_dir)
 
@@ -258,41 +270,29 @@ class StreamExecutionEnvironment:
         """Ship an archive (zip or tar), extracted in the workers' working directory under
         ``target_dir`` (default: the archive's file name); user functions open its files by
         relative path, and ``set_python_executable`` may point into it."""
-        from pystream.dependencies import add_python_archive
-
         add_python_archive(self._configuration, archive_path, target_dir)
 
     def set_python_executable(self, python_exec: str) -> None:
         """The Python that runs user functions in Spark's workers (a path on the workers'
         machines, or inside an archive: ``"venv.zip/venv/bin/python"``). Not over Spark
         Connect, whose server runs its own Python."""
-        from pystream.dependencies import PYTHON_EXECUTABLE
-
         self._configuration.set_string(PYTHON_EXECUTABLE, python_exec)
 
     def add_jars(self, *jars_path: str) -> None:
         """Jars the job needs in Spark's JVM (connectors, JDBC drivers): local paths or URLs."""
-        from pystream.dependencies import JARS, check_local
-
         self._add_list(JARS, [check_local(p, "add_jars") for p in jars_path])
 
     def add_classpaths(self, *classpaths: str) -> None:
         """Paths (or file:// URLs) readable on every node, added to the JVM classpath."""
-        from pystream.dependencies import CLASSPATHS
-
         self._add_list(CLASSPATHS, list(classpaths))
 
     def _add_list(self, key: str, values: List[str]) -> None:
-        from pystream.dependencies import split_list
-
         old = list(split_list(self._configuration.get_string(key, None), ";"))
         self._configuration.set_string(key, ";".join(old + [v for v in values if v not in old]))
 
     def register_cached_file(self, file_path: str, name: str, executable: bool = False) -> None:
         """Ship a file (or directory) to the workers; user functions find its local path with
         ``get_runtime_context().get_distributed_cache().get_file(name)``."""
-        from pystream.dependencies import CACHED_FILES, CachedFile, check_local
-
         entry = CachedFile(check_local(file_path, "register_cached_file"), name,
                            executable).to_config()
         old = self._configuration.get_string(CACHED_FILES, None)
@@ -347,8 +347,6 @@ class StreamExecutionEnvironment:
 
     def read_text_file(self, file_path: str, charset_name: str = "UTF-8") -> DataStream:
         """The lines of a text file (or of the files of a directory), bounded."""
-        from pystream.datastream.connectors.file_system import FileSource, StreamFormat
-
         source = FileSource.for_record_stream_format(StreamFormat.text_line_format(charset_name),
                                                      file_path).build()
         return self._source(source, "FileSource", Types.STRING())
@@ -367,9 +365,6 @@ class StreamExecutionEnvironment:
 
     def job_settings(self, job_name: Optional[str] = None) -> "JobSettings":
         """This environment's settings for a job, as planning reads them (pure: no Spark)."""
-        from pystream.dependencies import job_dependencies
-        from pystream.plan import JobSettings
-
         return JobSettings(
             job_name=job_name or self._configuration.get_string("pipeline.name",
                                                                 "Flink Streaming Job"),
@@ -392,8 +387,6 @@ class StreamExecutionEnvironment:
     def plan(self, job_name: Optional[str] = None,
              extra_sinks: Iterable[graph.Sink] = ()) -> "Plan":
         """The plan of the job ``execute()`` would run now (pure: no Spark)."""
-        from pystream.plan import plan
-
         sinks = self._sinks + list(extra_sinks)
         if not sinks:
             raise PystreamError("No operators defined in streaming topology. Cannot execute. "
@@ -454,8 +447,6 @@ class _InputFormatSource(Source):
 
 
 def _natural_type(source: Source) -> TypeInformation:
-    from pystream.datastream.connectors.number_seq import NumberSequenceSource
-
     if isinstance(source, NumberSequenceSource):
         return Types.LONG()
     return Types.PICKLED_BYTE_ARRAY()

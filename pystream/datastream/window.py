@@ -20,6 +20,7 @@ from pystream.common.time import Duration, Time, to_millis
 from pystream.common.typeinfo import Types
 from pystream.datastream.functions import ReduceFunction
 from pystream.datastream.state import ReducingStateDescriptor, ValueStateDescriptor
+from pystream.metrics import MetricGroup
 
 if TYPE_CHECKING:
     from pystream.metrics import MetricGroup
@@ -247,8 +248,6 @@ class Trigger(ABC, Generic[T, W]):
 
         def get_metric_group(self) -> "MetricGroup":
             """The trigger's metrics (see ``pystream.metrics``)."""
-            from pystream.metrics import MetricGroup
-
             if getattr(self, "_metric_group", None) is None:
                 self._metric_group = MetricGroup()
             return self._metric_group

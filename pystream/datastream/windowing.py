@@ -25,6 +25,7 @@ from pystream.datastream.state import (
     ReducingStateDescriptor,
 )
 from pystream.datastream.window import MergingWindowAssigner, Trigger, WindowAssigner
+from pystream.errors import UnsupportedFeatureError
 
 __all__ = ["WindowedStream", "AllWindowedStream"]
 
@@ -137,8 +138,6 @@ class _Windowed:
                             "Window(Process)")
 
     def evictor(self, evictor):
-        from pystream.errors import UnsupportedFeatureError
-
         raise UnsupportedFeatureError("window evictors: PyFlink has no Python evictors either")
 
 

@@ -35,6 +35,7 @@ from pystream.common.typeinfo import (
     _ElementTypeInfo,
 )
 from pystream.common.types import Row
+from pystream.errors import UnsupportedFeatureError
 from pystream.runtime.formatting import java_double
 
 _INTEGRAL = {BasicType.BYTE, BasicType.SHORT, BasicType.INT, BasicType.LONG, BasicType.BIG_INT}
@@ -429,7 +430,6 @@ def _fastavro():
     try:
         import fastavro
     except ImportError:  # pragma: no cover - fastavro is a dependency of the avro extra
-        from pystream.errors import UnsupportedFeatureError
 
         raise UnsupportedFeatureError("Avro needs the 'fastavro' package: pip install "
                                       "fastavro (or pystream[avro])") from None

@@ -5,7 +5,9 @@ from dataclasses import dataclass, field
 from typing import Dict, Optional
 
 from pystream.datastream.functions import RuntimeContext
+from pystream.errors import PystreamError
 from pystream.metrics import MetricGroup
+from pystream.runtime.dependencies import cached_file
 from pystream.runtime.metric_reports import MetricsTarget
 
 NO_TIMESTAMP = -(2 ** 63)
@@ -33,8 +35,6 @@ class DistributedCache:
 
     def get_file(self, name: str) -> str:
         """The local path of the file (or directory) registered as ``name``."""
-        from pystream.runtime.dependencies import cached_file
-
         return cached_file(name)
 
 
@@ -97,8 +97,6 @@ class StreamingRuntimeContext(RuntimeContext):
 
     def _keyed(self, what: str):
         if self._state is None:
-            from pystream.errors import PystreamError
-
             raise PystreamError(
                 "%s is only available on a KeyedStream: the function of operator '%s' runs on a "
                 "non-keyed stream (call key_by(...) first)" % (what, self._info.task_name))

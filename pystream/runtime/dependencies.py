@@ -27,6 +27,9 @@ import zipfile
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
+from pystream.errors import PystreamError
+from pystream.runtime import debugging, user_logs
+
 PYTHON, ARCHIVE, FILE = "python", "archive", "file"
 _ZIP_SUFFIXES = (".zip", ".whl", ".egg", ".jar")
 
@@ -242,8 +245,6 @@ def cached_file(name: str) -> str:
     """The local path of the file registered as ``name`` (``register_cached_file``)."""
     files = _state["files"]
     if name not in files:
-        from pystream.errors import PystreamError
-
         known = ", ".join(sorted(files)) or "none"
         raise PystreamError("No cached file named %r: register it with "
                             "env.register_cached_file(path, %r) (registered: %s)"
@@ -288,8 +289,6 @@ class Shipped:
 
 
 def _unship(bundle: Bundle, payload: bytes, log_level: int = 30):
-    from pystream.runtime import debugging, user_logs
-
     bundle.install()
     user_logs.install(log_level)
     debugging.install()

@@ -14,6 +14,7 @@ import re
 import traceback
 from typing import Any, Optional
 
+import pystream
 from pystream.errors import JobExecutionError, RecordTypeMismatchError
 
 _BEGIN, _END = "<<pystream-error:", ":pystream-error>>"
@@ -23,7 +24,6 @@ _REPORT = re.compile(re.escape(_BEGIN) + r"([A-Za-z0-9+/=]+)" + re.escape(_END))
 def _internal_dirs() -> tuple:
     import pyspark
 
-    import pystream
 
     dirs = [os.path.dirname(os.path.abspath(pystream.__file__)),
             os.path.dirname(os.path.abspath(pyspark.__file__))]

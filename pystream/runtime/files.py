@@ -32,8 +32,10 @@ from pystream.common.typeinfo import (
 )
 from pystream.common.types import Row
 from pystream.runtime import filesystems, records
+from pystream.runtime.errors import operator_failure
 from pystream.runtime.filesystems import Directory
 from pystream.runtime.formatting import java_string
+from pystream.runtime.layout import Layout
 from pystream.runtime.records import ROW_KIND
 
 RESULT_SCHEMA = "path string, records long"
@@ -177,8 +179,6 @@ class ArrowFileWriter(FileWriter):
     """Parquet or ORC files of a row type: the stream's columns, renamed and cast."""
 
     def __init__(self, kind: str, row_type_info: TypeInformation):
-        from pystream.runtime.layout import Layout
-
         self.kind = kind
         schema = Layout(row_type_info).arrow_schema()
         self.schema = pa.schema([f for f in schema if f.name != ROW_KIND])  # data only
@@ -270,7 +270,6 @@ class PartFileStage:
     def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         from pyspark import TaskContext
 
-        from pystream.runtime.errors import operator_failure
 
         spec = self.spec
         subtask = TaskContext.get().partitionId()

@@ -17,6 +17,9 @@ import pyarrow as pa
 
 from pystream.common.time import Instant
 from pystream.common.types import Row
+from pystream.errors import UnsupportedFeatureError
+from pystream.runtime import records
+from pystream.runtime.errors import operator_failure
 from pystream.runtime.pysource import ReadSpec
 
 WRITE_RESULT = "records long"
@@ -40,7 +43,6 @@ def connect(options):
     try:
         import pg8000.dbapi
     except ImportError:  # pragma: no cover - pg8000 is a dependency of the jdbc extra
-        from pystream.errors import UnsupportedFeatureError
 
         raise UnsupportedFeatureError("JDBC to PostgreSQL needs the 'pg8000' package: pip "
                                       "install pg8000 (or pystream[jdbc])") from None
@@ -102,8 +104,6 @@ class JdbcWriteStage:
         return [_parameter(v, sqlite) for v in fields]
 
     def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        from pystream.runtime import records
-
         decode = records.batch_decoder(self.type_info)
         size = self.sink.execution_options.get_batch_size()
         self.connection = None
@@ -124,8 +124,6 @@ class JdbcWriteStage:
 
     def _flush(self, values: list) -> int:
         """Run the statement for ``values`` in one transaction, retrying lost connections."""
-        from pystream.runtime.errors import operator_failure
-
         if not values:
             return 0
         retries = self.sink.execution_options.get_max_retries()
@@ -146,8 +144,6 @@ class JdbcWriteStage:
         return 0  # pragma: no cover - the loop returns or raises
 
     def _execute(self, values: list) -> None:
-        from pystream.runtime.errors import operator_failure
-
         cursor = self.connection.cursor()
         for value in values:
             try:

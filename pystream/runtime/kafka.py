@@ -24,7 +24,11 @@ from pyspark.sql.datasource import DataSourceStreamReader, InputPartition
 from pyspark.sql.streaming.datasource import SupportsTriggerAvailableNow
 
 from pystream.common.typeinfo import Types
+from pystream.errors import UnsupportedFeatureError
+from pystream.runtime import records
 from pystream.runtime.codecs import DeserializationError
+from pystream.runtime.errors import operator_failure
+from pystream.runtime.layout import Layout, timestamps_to_arrow
 from pystream.runtime.pysource import ReadSpec
 
 RAW = Types.ROW_NAMED(["key", "value", "topic", "partition", "offset", "headers"],
@@ -68,7 +72,6 @@ def _kafka():
     try:
         import kafka
     except ImportError:  # pragma: no cover - kafka-python is a dependency of the kafka extra
-        from pystream.errors import UnsupportedFeatureError
 
         raise UnsupportedFeatureError("Kafka needs the 'kafka-python' package: pip install "
                                       "kafka-python (or pystream[kafka])") from None
@@ -237,8 +240,6 @@ class KafkaRead(ReadSpec):
         self.label = label
 
     def schema(self):
-        from pystream.runtime.layout import Layout
-
         return Layout(RAW, timestamped=True).spark_schema()
 
     def splits(self) -> List[Tuple[str, int, int, int]]:
@@ -266,8 +267,6 @@ class KafkaRead(ReadSpec):
 
 
 def _failure(error: Exception, label: str):
-    from pystream.runtime.errors import operator_failure
-
     return operator_failure(error, label, None)
 
 
@@ -373,14 +372,10 @@ def read_range(source, topic: str, partition: int, start: int, stop: int
 
 
 def _raw_schema() -> pa.Schema:
-    from pystream.runtime.layout import Layout
-
     return Layout(RAW, timestamped=True).arrow_schema()
 
 
 def _raw_batch(rows: list, schema: pa.Schema) -> pa.RecordBatch:
-    from pystream.runtime.layout import timestamps_to_arrow
-
     return pa.RecordBatch.from_arrays([
         pa.array([r.key for r in rows], pa.binary()),
         pa.array([r.value for r in rows], pa.binary()),
@@ -448,8 +443,6 @@ class KafkaWriteStage:
     with_metadata: bool = False
 
     def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        from pystream.runtime.errors import operator_failure
-
         kafka = _kafka()
         guarantee = self.sink.delivery_guarantee.name
         try:
@@ -468,9 +461,6 @@ class KafkaWriteStage:
     def _records(self, batches: Iterator[pa.RecordBatch]) -> Iterator[tuple]:
         """``(topic, key, value, headers, timestamp)`` of each record, serialized by the
         sink's schemas."""
-        from pystream.runtime import records
-        from pystream.runtime.errors import operator_failure
-
         serializer = self.sink.record_serializer
         key_schema = serializer.key_schema
         decode = records.batch_decoder(self.type_info)

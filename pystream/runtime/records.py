@@ -38,6 +38,7 @@ from pystream.common.typeinfo import (
     _ElementTypeInfo,
 )
 from pystream.common.types import Row, RowKind
+from pystream.runtime.shapes import shaper
 
 PICKLE_PROTOCOL = pickle.HIGHEST_PROTOCOL
 VALUE_COLUMN = "value"
@@ -189,8 +190,6 @@ def column_decoder(type_info: TypeInformation, client: bool = False) -> ColumnDe
 
         return decode_struct
     if isinstance(type_info, MapTypeInfo):
-        from pystream.runtime.shapes import shaper
-
         ordered = shaper(type_info)  # read back as Java's HashMap iterates
         plain = _map_decoder(type_info, client)
         return lambda array: [ordered(m) for m in plain(array)]

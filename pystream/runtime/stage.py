@@ -26,13 +26,17 @@ from pystream.datastream.functions import (
     TimerService,
 )
 from pystream.datastream.output_tag import OutputTag
+from pystream.errors import PystreamError
 from pystream.runtime import records
 from pystream.runtime.arrivals import PeriodicEmission, RecordClock
+from pystream.runtime.async_io import AsyncRunner
 from pystream.runtime.context import NO_TIMESTAMP, StreamingRuntimeContext, TaskInfo
 from pystream.runtime.errors import operator_failure
 from pystream.runtime.key_groups import KeyPlacement
+from pystream.runtime.keyed import frozen_bytes, thaw
 from pystream.runtime.layout import (
     ARRIVAL,
+    TAG,
     TS,
     WM,
     Layout,
@@ -84,8 +88,6 @@ class _StatelessTimerService(TimerService):
         return MIN_WATERMARK
 
     def _no_timers(self, *_):
-        from pystream.errors import PystreamError
-
         raise PystreamError("Timers are only available on a KeyedStream: use key_by(...) and a "
                             "KeyedProcessFunction to register timers")
 
@@ -121,8 +123,6 @@ class _Op:
         self.function = spec.fn
         self.waits = None
         if spec.kind == "async":
-            from pystream.runtime.async_io import AsyncRunner
-
             self.function, self.waits = spec.fn.async_function, AsyncRunner(spec.fn, spec.label)
 
     def open(self):
@@ -390,7 +390,6 @@ class RoutedStage:
     def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         import pyarrow.compute as pc
 
-        from pystream.runtime.layout import TAG
 
         routes = [(tag, [_Op(spec) for spec in ops],
                    TaggedEncoder(self.output, (), ops[-1].label if ops else "union").encode)
@@ -424,8 +423,6 @@ class TaggedEncoder:
     def emitted(self, triples: list) -> pa.RecordBatch:
         """Encode what a keyed function emitted: ``(tag, value, timestamp)`` triples, values
         as ``keyed.freeze`` left them (tag None: the main output)."""
-        from pystream.runtime.keyed import thaw
-
         if isinstance(self.layout.type_info, PickledBytesTypeInfo):
             return self._pickled(triples)
         main = [t for t in triples if t[0] is None]
@@ -434,8 +431,6 @@ class TaggedEncoder:
 
     def _pickled(self, triples: list) -> pa.RecordBatch:
         """Emitted values into a pickled layout (snapshots are pickles already)."""
-        from pystream.runtime.keyed import frozen_bytes
-
         if not self.layout.tagged:
             triples = [t for t in triples if t[0] is None]
         else:

@@ -35,7 +35,7 @@ from pyspark import cloudpickle  # accumulators of user functions are classes of
 from pyspark.sql import Row as SparkRow
 from pyspark.sql.streaming import StatefulProcessor, StatefulProcessorHandle
 
-from pystream.runtime.changelog import Accumulators, AggregateSpec
+from pystream.runtime.changelog import Accumulators, AggregateSpec, _python_values
 from pystream.runtime.records import epoch_millis
 
 __all__ = ["OverFrame", "OverPartition", "SortOrder", "TemporalSort", "TimeOrderedState",
@@ -325,7 +325,6 @@ class TimeOrderedReplay:
     def __call__(self, frame) -> Any:
         import pandas as pd
 
-        from pystream.runtime.changelog import _python_values
 
         frame = frame.sort_values(self.seq, kind="stable")
         columns = {n: _python_values(frame[n]) for n in frame.columns}

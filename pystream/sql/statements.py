@@ -17,7 +17,7 @@ from pystream.relational import build
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.sql import translate
-from pystream.sql.dialect import MetadataColumnConstraint, WatermarkColumnConstraint, to_sql
+from pystream.sql.dialect import Flink, MetadataColumnConstraint, WatermarkColumnConstraint, to_sql
 from pystream.sql.parse import (
     AlterTable,
     CreateCatalog,
@@ -429,8 +429,6 @@ def _expanded_query(t_env, text: Optional[str]) -> Optional[str]:
     GROUP BY, HAVING, ORDER BY) is shown as it was written."""
     from sqlglot import exp
 
-    from pystream.sql.dialect import Flink
-    from pystream.sql.parse import parse_statement
 
     try:
         tree = parse_statement(text)

@@ -7,6 +7,7 @@ from typing import Callable, Dict, List
 from sqlglot import exp
 
 from pystream.common.data_types import MAX_LENGTH, DataType, DataTypes
+from pystream.sql.parse import parse_type_node
 from pystream.util.exceptions import ValidationException
 
 __all__ = ["data_type_from_sql", "parse_data_type"]
@@ -76,6 +77,4 @@ def column_type(column: exp.ColumnDef) -> DataType:
 
 def parse_data_type(text: str) -> DataType:
     """A DataType from its SQL text: ``parse_data_type('ROW<a INT, b STRING>')``."""
-    from pystream.sql.parse import parse_type_node
-
     return column_type(parse_type_node(text))

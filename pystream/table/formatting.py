@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import Iterable, List, Optional
 
 from pystream.common import data_types as T
+from pystream.runtime.formatting import java_double as java
 
 __all__ = ["flink_string", "tableau_lines", "changelog_line", "java_double", "java_float"]
 
@@ -17,15 +18,11 @@ MAX_COLUMN_WIDTH = 30
 
 def java_double(x: float) -> str:
     """Java's ``Double.toString``: ``1.0``, ``1.0E10``, ``1.0E-4``, ``NaN``, ``Infinity``."""
-    from pystream.runtime.formatting import java_double as java  # not at the shell's start
-
     return java(x)
 
 
 def java_float(x: float) -> str:
     """Java's ``Float.toString`` of a 32-bit float (the shortest digits that round-trip)."""
-    from pystream.runtime.formatting import java_double as java
-
     return java(x, single=True)
 
 

@@ -13,6 +13,8 @@ from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.relational.resolve import output_name
 from pystream.table.expression import Expression, to_node
+from pystream.table.expressions import call_sql
+from pystream.table.table_pipeline import TablePipeline
 from pystream.table.table_schema import TableSchema
 from pystream.table.window import GroupWindow, OverWindow
 from pystream.util.exceptions import ValidationException
@@ -31,8 +33,6 @@ def _nodes(fields, t_env) -> List[ex.Expr]:
     result = []
     for f in fields:
         if isinstance(f, str):
-            from pystream.table.expressions import call_sql  # parses SQL: only when used
-
             result.extend(_split_select_string(f, call_sql))
         else:
             result.append(to_node(f))
@@ -263,8 +263,6 @@ class Table:
     def insert_into(self, table_path_or_descriptor, overwrite: bool = False):
         """An INSERT of the rows into a registered table (or one a TableDescriptor
         describes), not yet run: ``execute()`` it, or add it to a StatementSet."""
-        from pystream.table.table_pipeline import TablePipeline
-
         return TablePipeline(self, table_path_or_descriptor, overwrite)
 
     def to_pandas(self):

@@ -19,19 +19,33 @@ from pystream.common.data_types import (
     infer_data_type,
     verify_value,
 )
+from pystream.common.typeinfo import RowTypeInfo, Types
+from pystream.common.types import Row, RowKind
+from pystream.datastream import StreamExecutionEnvironment
+from pystream.datastream.connectors.table import TableSource
+from pystream.dependencies import add_python_archive, add_python_file, set_python_requirements
 from pystream.errors import UnsupportedFeatureError
 from pystream.relational import build
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
+from pystream.relational.explain import explain
+from pystream.relational.functions import FUNCTIONS
 from pystream.relational.schema import Field, Schema
 from pystream.table.catalog import CatalogManager, CatalogTable, CatalogView
 from pystream.table.environment_settings import EnvironmentSettings
+from pystream.table.planning import TableQuery, query_plan
 from pystream.table.schema import Schema as DeclaredSchema
 from pystream.table.statement_set import StatementSet
 from pystream.table.table import Table
 from pystream.table.table_config import TableConfig
 from pystream.table.table_descriptor import TableDescriptor
 from pystream.table.table_result import TableResult
+from pystream.table.udf import (
+    UserDefinedAggregateFunctionWrapper,
+    UserDefinedScalarFunctionWrapper,
+    UserDefinedTableFunctionWrapper,
+)
+from pystream.table.upsert_changelog import upserts_as_changes
 from pystream.util.exceptions import ValidationException
 
 if TYPE_CHECKING:
@@ -206,8 +220,6 @@ class TableEnvironment:
         return sorted(self._functions)
 
     def list_functions(self) -> List[str]:
-        from pystream.relational.functions import FUNCTIONS
-
         return sorted(set(FUNCTIONS) | set(self._functions))
 
     # -- user-defined functions --------------------------------------------------------------
@@ -234,12 +246,6 @@ class TableEnvironment:
     drop_temporary_function = drop_function
 
     def _register_function(self, path: str, function) -> None:
-        from pystream.table.udf import (
-            UserDefinedAggregateFunctionWrapper,
-            UserDefinedScalarFunctionWrapper,
-            UserDefinedTableFunctionWrapper,
-        )
-
         if not isinstance(function, (UserDefinedScalarFunctionWrapper,
                                      UserDefinedTableFunctionWrapper,
                                      UserDefinedAggregateFunctionWrapper)):
@@ -305,8 +311,6 @@ class TableEnvironment:
         return name
 
     def _query(self) -> "TableQuery":
-        from pystream.table.planning import TableQuery
-
         env = self._stream_env
         explicit = env._config.get_parallelism() if env is not None else -1
         return TableQuery(self._streaming, self._config, explicit if explicit > 0 else None,
@@ -315,7 +319,6 @@ class TableEnvironment:
     def _job(self, rel: ops.Rel):
         """The job that runs query ``rel``'s plan (the plan ``%explain`` shows)."""
         from pystream.compiler.table_job import TableJob  # Spark: imported when a job runs
-        from pystream.table.planning import query_plan
 
         return TableJob(query_plan(rel, self._query()))
 
@@ -338,8 +341,6 @@ class TableEnvironment:
 
     def explain_internal(self, rel: ops.Rel) -> str:
         """Flink's sections: the relational tree, then the Spark plan that runs it."""
-        from pystream.relational.explain import explain
-
         return "%s\n\n== Optimized Execution Plan ==\n%s" % (
             explain(rel), self._job(rel).spark_plan())
 
@@ -347,24 +348,18 @@ class TableEnvironment:
     def add_python_file(self, file_path: str) -> None:
         """Ship a Python file, package directory or .zip/.whl to the workers: the job's
         functions can import it (as ``StreamExecutionEnvironment.add_python_file``)."""
-        from pystream.dependencies import add_python_file
-
         add_python_file(self._config.get_configuration(), file_path)
 
     def set_python_requirements(self, requirements_file_path: str,
                                 requirements_cache_dir: str | None = None) -> None:
         """Install a requirements.txt's packages for the workers (pip, on the client, once
         per content; offline from ``requirements_cache_dir`` if given)."""
-        from pystream.dependencies import set_python_requirements
-
         set_python_requirements(self._config.get_configuration(), requirements_file_path,
                                 requirements_cache_dir)
 
     def add_python_archive(self, archive_path: str, target_dir: str | None = None) -> None:
         """Ship an archive, extracted in the workers' working directory under
         ``target_dir`` (default: its file name)."""
-        from pystream.dependencies import add_python_archive
-
         add_python_archive(self._config.get_configuration(), archive_path, target_dir)
 
 
@@ -394,8 +389,6 @@ class StreamTableEnvironment(TableEnvironment):
         table is updating (its changes are the rows'); in BATCH mode each row is a row.
         With ``ChangelogMode.upsert()`` the rows are upserts by the schema's primary key."""
         if changelog_mode is not None and changelog_mode.is_upsert:
-            from pystream.table.upsert_changelog import upserts_as_changes
-
             row = from_type_info(data_stream.get_type())
             names = row.field_names() if isinstance(row, RowType) else ["f0"]
             data_stream = upserts_as_changes(data_stream, names,
@@ -430,9 +423,6 @@ class StreamTableEnvironment(TableEnvironment):
     def to_retract_stream(self, table: Table, type_info=None):
         """The table's changes as ``(flag, row)`` tuples: True adds the row (+I, +U), False
         retracts it (-U, -D)."""
-        from pystream.common.typeinfo import RowTypeInfo, Types
-        from pystream.common.types import Row, RowKind
-
         adds = (RowKind.INSERT, RowKind.UPDATE_AFTER)
         changes = self._to_stream(table, changelog=True)
         row_type = type_info if type_info is not None else changes.get_type()
@@ -445,10 +435,6 @@ class StreamTableEnvironment(TableEnvironment):
         return changes.map(flagged, Types.TUPLE([Types.BOOLEAN(), row_type]))
 
     def _to_stream(self, table: Table, changelog: bool):
-        from pystream.common.typeinfo import Types
-        from pystream.datastream import StreamExecutionEnvironment
-        from pystream.datastream.connectors.table import TableSource
-
         job = self._job(table._rel)
         _, updating = job.frame()
         if updating and not changelog:

@@ -25,7 +25,10 @@ import functools
 import inspect
 from typing import TYPE_CHECKING, Callable, List, Optional, Union
 
-from pystream.common.data_types import DataType, RowField, RowType
+from pystream.common.data_types import DataType, DataTypes, RowField, RowType
+from pystream.metrics import MetricGroup
+from pystream.relational import expressions as ex
+from pystream.table.expression import Expression, to_node
 
 if TYPE_CHECKING:
     from pystream.metrics import MetricGroup
@@ -60,8 +63,6 @@ class FunctionContext:
     def get_metric_group(self) -> "MetricGroup":
         """The function's metrics (see ``pystream.metrics``: in a job, the job's totals add
         them up)."""
-        from pystream.metrics import MetricGroup
-
         if self._base_metric_group is None:
             self._base_metric_group = MetricGroup()
         return self._base_metric_group
@@ -250,9 +251,6 @@ class UserDefinedScalarFunctionWrapper:
         return self._func
 
     def __call__(self, *args):
-        from pystream.relational import expressions as ex
-        from pystream.table.expression import Expression, to_node
-
         return Expression(ex.UserCall(self, tuple(to_node(a) for a in args)))
 
     def __repr__(self) -> str:
@@ -294,9 +292,6 @@ class UserDefinedTableFunctionWrapper:
         return "TableFunction '%s' (%s)" % (self._name, self._defined_at)
 
     def __call__(self, *args):
-        from pystream.relational import expressions as ex
-        from pystream.table.expression import Expression, to_node
-
         return Expression(ex.UserCall(self, tuple(to_node(a) for a in args)))
 
     def alias(self, *names: str):
@@ -358,8 +353,6 @@ class UserDefinedTableAggregateFunctionWrapper(UserDefinedAggregateFunctionWrapp
 
     @property
     def result_type(self) -> DataType:
-        from pystream.common.data_types import DataTypes
-
         return DataTypes.ROW([DataTypes.FIELD("__n", DataTypes.BIGINT()),
                               DataTypes.FIELD("__rows", DataTypes.ARRAY(self.row_type))])
 

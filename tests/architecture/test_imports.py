@@ -388,3 +388,142 @@ def test_the_sql_front_end_reaches_the_environment_through_public_names():
 if __name__ == "__main__":
     print("\n".join(import_cycles()) or "no import cycles")
     print("\n".join(private_accesses()) or "no private accesses")
+
+
+# -- imports inside functions ----------------------------------------------------------------
+#
+# An import of pystream's own code belongs at the top of the module, where a reader sees what
+# the module depends on. It stays inside a function only for one of these reasons (the test
+# computes them; nothing is listed by hand):
+#   * it runs up the layers (``UPWARD_IMPORTS``);
+#   * it takes a name from an enclosing package's ``__init__``, which may not have run yet;
+#   * it is in a package's ``__init__`` and imports the package's own submodules: a thread
+#     that imports a submodule first holds it while it waits for the package, so a package
+#     that imports its submodules as it runs can deadlock two threads (the shell's warm-up
+#     and the user's first statement both import the compiler);
+#   * at the top it would close an import cycle (the compiler's two halves call each other);
+#   * at the top it would load a heavy library (``HEAVY_LIBRARIES``) or the compiler
+#     (``HEAVY_PACKAGES``) that the module does not load at import:
+#     ``import pystream``, the planner and the shell's prompt come before pyspark.
+
+HEAVY_LIBRARIES = ("pyspark", "py4j", "pandas", "pyarrow", "numpy", "sqlglot", "rich",
+                   "IPython", "cloudpickle")
+# and pystream's own package that runs Spark jobs (the shell's prompt and the APIs load it
+# when a job runs)
+HEAVY_PACKAGES = ("pystream.compiler",)
+LAZY_PACKAGES = ("pystream.common", "pystream.datastream", "pystream.table")
+
+
+def lazy_exports(found: Dict[str, Path]) -> Dict[str, Dict[str, str]]:
+    """package -> {name -> the module that defines it}, of the packages whose names load when
+    first used (``pystream.util.lazy``): ``from pystream.table import Table`` runs
+    ``pystream.table.table``."""
+    exports: Dict[str, Dict[str, str]] = {}
+    for package in LAZY_PACKAGES:
+        for stmt in ast.parse(found[package].read_text()).body:
+            if isinstance(stmt, ast.Assign) and \
+                    getattr(stmt.targets[0], "id", None) == "_EXPORTS":
+                exports[package] = {name: module if "." in module else package + "." + module
+                                    for name, module in ast.literal_eval(stmt.value).items()}
+    return exports
+
+
+def _targets(module: str, path: Path, stmt: ast.stmt, known: Set[str],
+             exports: Dict[str, Dict[str, str]]) -> Set[str]:
+    """The modules of ``known`` that running ``stmt`` (an import) in ``module`` runs."""
+    own = set(_with_parents(module))
+    if isinstance(stmt, ast.Import):
+        names = {p for alias in stmt.names for p in _with_parents(alias.name)}
+    else:
+        base = _from_base(module, path.name == "__init__.py", stmt)
+        names = set(_with_parents(base))
+        for alias in stmt.names:
+            if "%s.%s" % (base, alias.name) in known:
+                names.add("%s.%s" % (base, alias.name))
+            elif alias.name in exports.get(base, {}):
+                names.add(exports[base][alias.name])
+    return {n for n in names if n in known and n not in own}
+
+
+def _own_import(module: str, path: Path, stmt: ast.stmt) -> bool:
+    if isinstance(stmt, ast.Import):
+        return any(a.name.split(".")[0] in PACKAGES for a in stmt.names)
+    base = _from_base(module, path.name == "__init__.py", stmt)
+    return isinstance(stmt, ast.ImportFrom) and base.split(".")[0] in PACKAGES
+
+
+def _heavy_libraries(path: Path) -> Set[str]:
+    """The ``HEAVY_LIBRARIES`` the module at ``path`` imports when it runs."""
+    found: Set[str] = set()
+    for stmt in _run_at_import(ast.parse(path.read_text()).body):
+        if isinstance(stmt, ast.Import):
+            found.update(a.name.split(".")[0] for a in stmt.names)
+        elif isinstance(stmt, ast.ImportFrom) and not stmt.level:
+            found.add((stmt.module or "").split(".")[0])
+    return found & set(HEAVY_LIBRARIES)
+
+
+def _reachable(graph: Dict[str, Set[str]], start: str) -> Set[str]:
+    seen: Set[str] = set()
+    stack = [start]
+    while stack:
+        v = stack.pop()
+        if v not in seen:
+            seen.add(v)
+            stack.extend(graph[v])
+    return seen
+
+
+def imports_in_functions_without_reason() -> List[str]:
+    """``file:line: import`` for each import of own code inside a function that could be at
+    the top of its module (see the comment above)."""
+    found = modules()
+    known = set(found)
+    exports = lazy_exports(found)
+    graph = import_graph()
+    for module, path in found.items():  # names of lazy packages run their defining modules
+        for stmt in _run_at_import(ast.parse(path.read_text()).body):
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                graph[module] |= _targets(module, path, stmt, known, exports)
+    heavy = {m: _heavy_libraries(path) for m, path in found.items()}
+
+    def libraries(module: str) -> Set[str]:
+        reached = _reachable(graph, module)
+        return set().union(*[heavy[m] for m in reached]) | {
+            p for p in HEAVY_PACKAGES for m in reached if m == p or m.startswith(p + ".")}
+
+    wrong = []
+    for module, path in found.items():
+        tree = ast.parse(path.read_text())
+        loaded = libraries(module)
+        for function in ast.walk(tree):
+            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for stmt in ast.walk(function):
+                if not isinstance(stmt, (ast.Import, ast.ImportFrom)) or \
+                        not _own_import(module, path, stmt):
+                    continue
+                targets = _targets(module, path, stmt, known, exports)
+                if isinstance(stmt, ast.ImportFrom):
+                    base = _from_base(module, path.name == "__init__.py", stmt)
+                    if base in _with_parents(module) and any(
+                            "%s.%s" % (base, a.name) not in known for a in stmt.names):
+                        continue  # a name of an enclosing package's __init__
+                if path.name == "__init__.py" and all(
+                        t.startswith(module + ".") for t in targets):
+                    continue  # a package's own submodules, from its __init__
+                if any(_layer(t) > _layer(module) for t in targets):
+                    continue  # up the layers: UPWARD_IMPORTS holds them
+                if any(libraries(t) - loaded for t in targets):
+                    continue  # would load pyspark (or the like) at import
+                if any(module in _reachable(graph, t) for t in targets):
+                    continue  # would close an import cycle
+                wrong.append("%s:%d: %s" % (path.relative_to(ROOT), stmt.lineno,
+                                            ast.unparse(stmt)))
+    return wrong
+
+
+def test_imports_of_own_code_are_at_the_top_unless_they_cannot_be():
+    wrong = imports_in_functions_without_reason()
+    assert not wrong, ("imports inside functions that belong at the top of their module:\n"
+                       + "\n".join(wrong))

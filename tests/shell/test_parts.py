@@ -99,12 +99,15 @@ def test_explain_shows_fused_stages_and_key_by_boundaries():
 
 
 def test_the_prompt_needs_no_spark_import():
-    """Time to the first prompt: nothing heavy is imported before it."""
+    """Time to the first prompt: nothing heavy is imported before it (Spark, Arrow, pandas,
+    the compiler; the driver-side helpers of ``pystream.runtime`` that load none of them,
+    such as its debugger relay and log echo, are plain Python)."""
     code = ("import sys, pyshell.app, pyshell.magics, pyshell.extension, pyshell.namespace; "
             "pyshell.namespace.preload(); from pyshell.app import banner_text; "
             "from pyshell.launcher import parse_options; banner_text(parse_options([])); "
-            "print(sorted(m for m in ('pyspark', 'pyarrow', 'pandas', 'py4j', "
-            "'pystream.compiler', 'pystream.runtime') if m in sys.modules))")
+            "print(sorted(m for m in ('pyspark', 'pyarrow', 'pandas', 'py4j', 'numpy', "
+            "'pystream.compiler', 'pystream.runtime.records', 'pystream.runtime.stage') "
+            "if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"

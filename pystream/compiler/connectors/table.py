@@ -14,13 +14,18 @@ from typing import Callable, Dict, List
 from pyspark.sql import functions as F
 
 from pystream import graph
+from pystream.common.types import Row
 from pystream.compiler import flink_csv
+from pystream.compiler.changelog_formats import CHANGELOG_FORMATS, INSERT, encoded
 from pystream.compiler.flow import Flow
 from pystream.compiler.relational import OP
 from pystream.compiler.sink_helpers import PART, RunningQuery, SinkPlan, start_client_stream
 from pystream.compiler.source_helpers import scratch_directory
+from pystream.compiler.table_connectors import KEYED_SINKS
 from pystream.datastream.connectors.table import TableCollectSink, TableConnectorSink, TableSource
+from pystream.plan.relational import reads_changelog
 from pystream.runtime import records
+from pystream.runtime.kafka import query_token
 from pystream.runtime.layout import Layout
 from pystream.util.exceptions import TableException, ValidationException
 
@@ -55,7 +60,6 @@ def _query(compiler, node: graph.Sink):
 
 def _rows_of(schema, updating: bool) -> Callable[[list], list]:
     """Spark Rows of the query -> Rows with Flink's values and row kinds."""
-    from pystream.common.types import Row
     from pystream.table.table_result import row_kind_of
 
     types = list(schema.types)
@@ -135,8 +139,6 @@ def _append_only(sink: TableConnectorSink, updating: bool) -> None:
 
 
 def _filesystem(sink: TableConnectorSink, df, schema, updating, job, compiler):
-    from pystream.compiler.changelog_formats import CHANGELOG_FORMATS, INSERT, encoded
-
     fmt = sink.options.get("format")
     renamed = [F.col("`%s`" % q).alias(p) for q, p in zip(schema.names, sink.physical.names)]
     df = df.select(*renamed, *([F.col("__op")] if updating else []))  # the sink's names
@@ -179,10 +181,6 @@ class _EachBatch:
 
 def _kafka(sink: TableConnectorSink, df, schema, updating, job, compiler):
     """kafka (append-only) and upsert-kafka (a changelog as upserts by primary key)."""
-    from pystream.compiler.table_connectors import KEYED_SINKS
-    from pystream.plan.relational import reads_changelog
-    from pystream.runtime.kafka import query_token
-
     if sink.options.get("connector") == "kafka" and not reads_changelog(sink.options):
         _append_only(sink, updating)
     send = KEYED_SINKS["kafka"](sink.options, sink.physical, sink.name, sink.primary_key,
@@ -197,8 +195,6 @@ def _kafka(sink: TableConnectorSink, df, schema, updating, job, compiler):
 
 def _jdbc(sink: TableConnectorSink, df, schema, updating, job, compiler):
     """jdbc: appends, or with a primary key upserts and deletes."""
-    from pystream.compiler.table_connectors import KEYED_SINKS
-
     if not sink.primary_key:
         _append_only(sink, updating)
     send = KEYED_SINKS["jdbc"](sink.options, sink.physical, sink.name, sink.primary_key,

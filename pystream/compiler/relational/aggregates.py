@@ -9,6 +9,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from pyspark.sql import Column, DataFrame, Window
 from pyspark.sql import functions as F
 
+from pystream.compiler.changelog import bundled_aggregate, unbounded_aggregate
 from pystream.compiler.expressions import (
     aggregate_column,
     collected_user_aggregate,
@@ -44,8 +45,6 @@ def aggregate_frame(node: ops.Aggregate, ctx: Context) -> Frame:
         projected = ops.Project(schema=node.schema, input=node.input, exprs=node.keys)
         return distinct_frame(ops.Distinct(schema=node.schema, input=projected), ctx)
     if ctx.unbounded:
-        from pystream.compiler.changelog import unbounded_aggregate
-
         return unbounded_aggregate(node, frame, ctx)
     if not ctx.changelog:
         grouped = aggregated_by(frame.df, keys, aggregate_columns(node.aggregates, schema))
@@ -58,8 +57,6 @@ def aggregate_frame(node: ops.Aggregate, ctx: Context) -> Frame:
     if frame.updating and not python:
         return _retracting_aggregate(node, frame, keys)
     if python:
-        from pystream.compiler.changelog import bundled_aggregate
-
         return bundled_aggregate(node, frame, ctx)
     key_names = [f.name for f in node.schema.fields[:len(node.keys)]]
     distinct = {i: _filtered_argument(a.expr.args[0]) for i, a in enumerate(node.aggregates)

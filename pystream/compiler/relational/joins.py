@@ -35,6 +35,7 @@ from pystream.relational.time_bounded import (
     shifted_time,
     window_of,
 )
+from pystream.runtime.joining import JoinChangelog, JoinState, TemporalJoinState
 
 JOIN_KINDS = {"inner": "inner", "left": "left", "right": "right", "full": "full",
               "semi": "left_semi", "anti": "left_anti"}
@@ -73,7 +74,6 @@ def _changelog_join(node: ops.Join, left: Frame, right: Frame, ctx: Context) -> 
     ``table.exec.state.ttl``, a key idle that long is forgotten)."""
     from pyspark.sql.pandas.types import to_arrow_schema
 
-    from pystream.runtime.joining import JoinChangelog, JoinState
 
     keys, others = _split_condition(node)
     if others and node.kind == "inner":  # each joined change kept if the rest holds for it
@@ -279,8 +279,6 @@ def _temporal_join_stream(node: ops.TemporalJoin, left: Frame, right: Frame,
     """An event-time temporal join over unbounded tables: both sides' rows, tagged, grouped
     by the join keys into Spark's state store (``runtime.joining.TemporalJoinState``, event
     time): each left row is joined once the watermark passes its time."""
-    from pystream.runtime.joining import TemporalJoinState
-
     keys = _equi_keys(node)
     times = (node.time_field, node.right.schema.rowtime().name)
     both = _tagged_sides(node, left, right, keys, lambda frame, side: [

@@ -24,6 +24,7 @@ from pystream.compiler.relational.frames import (
     translate,
 )
 from pystream.compiler.relational.ranking import ranked
+from pystream.compiler.udfs import table_udf_column
 from pystream.plan.relational import rank_filter
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
@@ -48,8 +49,6 @@ def project_frame(node: ops.Project, ctx: Context, frame: Optional[Frame] = None
 def correlate_frame(node: ops.Correlate, ctx: Context) -> Frame:
     """A table function's rows per input row: a Python UDF giving an array of structs,
     exploded (``inline_outer`` keeps rows it gives nothing for, with NULLs)."""
-    from pystream.compiler.udfs import table_udf_column
-
     frame = translate(node.input, ctx)
     schema = node.input.schema
     call = node.call

@@ -41,6 +41,7 @@ from pystream.relational import operations as ops
 from pystream.relational.resolve import type_of
 from pystream.relational.schema import Schema
 from pystream.relational.time_bounded import is_window_ranking, window_of
+from pystream.runtime.ranking import Deduplicate, TopN, TopNChangelog
 
 
 def ranked(over: ops.Over, n: int, ctx: Context, with_rank: bool) -> Frame:
@@ -64,8 +65,6 @@ def top_n(over: ops.Over, n: int, ctx: Context, with_rank: bool, skip: int = 0) 
     partitioned by the ranking's keys, carry their ORDER BY values made comparable
     (``_order_keys``) or, for other types, their ``dense_rank``; each Spark partition's rows
     are then replayed in arrival order through a buffer of the best ``n`` per key."""
-    from pystream.runtime.ranking import TopN
-
     frame = translate(over.input, ctx)
     if frame.updating:
         raise UnsupportedFeatureError("Top-N of an updating table in STREAMING mode")
@@ -211,8 +210,6 @@ def _top_n_stream(over: ops.Over, n: int, frame: Frame, ctx: Context,
     """Top-N over an unbounded table: each partition's buffer of its best ``n`` in Spark's
     state store (``runtime.ranking.TopNChangelog``), the same changes as over a bounded
     one."""
-    from pystream.runtime.ranking import TopNChangelog
-
     window: ops.OverWindow = unaliased(over.aggregates[0].expr).window
     schema = over.input.schema
     orders = ["__o%d" % i for i in range(len(window.order_by))]
@@ -226,8 +223,6 @@ def _top_n_stream(over: ops.Over, n: int, frame: Frame, ctx: Context,
 def _deduplicated_stream(over: ops.Over, ctx: Context) -> Frame:
     """Deduplication on a processing-time attribute over an unbounded table: the kept row
     per key in Spark's state store (``runtime.ranking.Deduplicate``)."""
-    from pystream.runtime.ranking import Deduplicate
-
     window: ops.OverWindow = unaliased(over.aggregates[0].expr).window
     frame = translate(over.input, ctx)
     if frame.updating:

@@ -23,6 +23,8 @@ from pystream.errors import UnsupportedFeatureError
 from pystream.plan.relational import is_bounded, reads_changelog
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
+from pystream.runtime.layout import Layout
+from pystream.runtime.records import ROW_KIND, column_names
 from pystream.util.exceptions import TableException
 
 
@@ -95,8 +97,6 @@ def stream_scan_frame(node: ops.StreamScan, ctx: Context) -> Frame:
 
     stream = node.stream
     if ctx.unbounded and not is_bounded(node):  # in the job's own DataStream compiler
-        from pystream.runtime.layout import Layout
-        from pystream.runtime.records import column_names
 
         flow = ctx.compiler.flow(_values_node(stream))
         flow = ctx.compiler.materialize(flow, Layout(flow.type_info))
@@ -124,14 +124,10 @@ def stream_scan_frame(node: ops.StreamScan, ctx: Context) -> Frame:
 def _row_kinds(node: ops.StreamScan, columns) -> bool:
     """A changelog stream (``from_changelog_stream``) of ROW records: their row kinds
     (``__kind``) say what each change is."""
-    from pystream.runtime.records import ROW_KIND
-
     return node.changelog and ROW_KIND in columns
 
 
 def _kind_as_op():
-    from pystream.runtime.records import ROW_KIND
-
     return F.col(ROW_KIND).cast("int").alias(OP)
 
 

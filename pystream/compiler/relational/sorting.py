@@ -14,6 +14,7 @@ from pystream.compiler.relational.frames import (
     translate,
 )
 from pystream.compiler.relational.ranking import top_n
+from pystream.compiler.time_ordered import temporal_sort
 from pystream.errors import UnsupportedFeatureError
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
@@ -35,8 +36,6 @@ def sort_frame(node: ops.Sort, ctx: Context) -> Frame:
                 and first.expr.name == rowtime.name and first.ascending):
             raise TableException("Sort on a non-time-attribute field is not supported.")
         if not node.offset:
-            from pystream.compiler.time_ordered import temporal_sort
-
             frame = translate(node.input, ctx)
             if frame.updating:
                 raise UnsupportedFeatureError("ORDER BY over an updating table")

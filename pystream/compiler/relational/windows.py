@@ -31,11 +31,13 @@ from pystream.compiler.relational.frames import (
     translate,
 )
 from pystream.compiler.relational.scans import watermark_delay, with_watermark
+from pystream.compiler.time_ordered import over_aggregate
 from pystream.errors import UnsupportedFeatureError
 from pystream.plan.relational import streams_over
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.relational.time_bounded import is_window_ranking
+from pystream.runtime.matching import Matcher, MatchState
 
 
 def by_window_end(end: Column, within: Optional[Column] = None) -> Column:
@@ -127,7 +129,6 @@ def _matcher(node: ops.MatchRecognize, output: st.StructType, seq: Optional[str]
     """The ``runtime.matching.Matcher`` of ``node``, writing rows of ``output``."""
     from pyspark.sql.pandas.types import to_arrow_schema
 
-    from pystream.runtime.matching import Matcher
 
     return Matcher(node.pattern, dict(node.define), [a.expr for a in node.measures],
                    node.partition_by, node.order_by[0].expr.name, node.after, node.within_ms,
@@ -138,8 +139,6 @@ def _match_recognize_stream(node: ops.MatchRecognize, frame: Frame, ctx: Context
     """MATCH_RECOGNIZE over an unbounded table: each partition's rows in Spark's state store
     until the watermark passes them (``runtime.matching.MatchState``, event time), then
     matched in time order as over a bounded table."""
-    from pystream.runtime.matching import MatchState
-
     output = node.schema.spark_type()
     names = list(node.input.schema.names)
     processor = MatchState(_matcher(node, output, None), names)
@@ -228,8 +227,6 @@ def _streaming_over(node: ops.Over, ctx: Context) -> Frame:
     """Aggregates OVER a window ordered by a time attribute in STREAMING mode, as Flink's
     streaming over aggregate (``plan.relational.streams_over`` says which):
     ``compiler.time_ordered``."""
-    from pystream.compiler.time_ordered import over_aggregate
-
     frame = translate(node.input, ctx)
     if frame.updating:
         raise UnsupportedFeatureError("an OVER window over an updating table")

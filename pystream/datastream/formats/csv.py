@@ -18,6 +18,7 @@ from pystream.common.serialization import (
 )
 from pystream.common.typeinfo import TypeInformation
 from pystream.datastream.connectors.file_system import StreamFormat
+from pystream.runtime.codecs import CsvCodec
 
 __all__ = ["CsvSchema", "CsvSchemaBuilder", "CsvReaderFormat", "CsvBulkWriters",
            "CsvRowDeserializationSchema", "CsvRowSerializationSchema"]
@@ -49,8 +50,6 @@ class CsvSchema:
     __repr__ = __str__
 
     def codec(self, ignore_parse_errors: bool = False):
-        from pystream.runtime.codecs import CsvCodec
-
         return CsvCodec(self._row_type.to_type_info(), ignore_parse_errors=ignore_parse_errors,
                         **self._options)
 

@@ -12,10 +12,15 @@ from typing import Dict, List, Tuple
 from pyspark.sql import DataFrame, Window
 from pyspark.sql import functions as F
 
+from pystream.common.typeinfo import Types
+from pystream.compiler.source_helpers import read_python_source
 from pystream.compiler.table_connectors import required_option
+from pystream.compiler.translate import Compiler
 from pystream.plan import JobSettings, plan
 from pystream.relational import operations as ops
 from pystream.relational.schema import Schema
+from pystream.runtime import records
+from pystream.runtime.jdbc import JdbcTableRead, JdbcWriteStage, write_batch
 
 __all__ = ["read_jdbc", "jdbc_writer"]
 
@@ -40,9 +45,6 @@ def read_jdbc(node: ops.ConnectorScan, spark, streaming: bool, compiler=None) ->
     """The rows of a ``jdbc`` table (a bounded scan, in BATCH and STREAMING mode)."""
     from pyspark.sql import types as st
 
-    from pystream.compiler.source_helpers import read_python_source
-    from pystream.compiler.translate import Compiler
-    from pystream.runtime.jdbc import JdbcTableRead
 
     options = node.options
     schema = st.StructType([st.StructField(f.name, f.data_type.spark_type(), True)
@@ -80,10 +82,7 @@ def jdbc_writer(options: Dict[str, str], schema: Schema, table: str,
     """The function writing a batch of a query's rows to the ``jdbc`` table ``table``:
     ``send(df, batch_id, query)``. A changelog (``__op``) is applied per key: each key's last
     change in the batch is an upsert (+I, +U) or a delete (-D)."""
-    from pystream.common.typeinfo import Types
     from pystream.datastream.connectors.jdbc import JdbcExecutionOptions, JdbcSink
-    from pystream.runtime import records
-    from pystream.runtime.jdbc import JdbcWriteStage, write_batch
 
     connection = _connection(options, table)
     target = required_option(options, "table-name", table)

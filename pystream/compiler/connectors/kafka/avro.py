@@ -22,6 +22,7 @@ from pyspark.sql import types as st
 
 from pystream.common import data_types as T
 from pystream.relational.schema import Field
+from pystream.runtime.avro_records import AvroDecoder, AvroEncoder
 from pystream.util.exceptions import ValidationException
 
 __all__ = ["avro_schema", "avro_decoded", "avro_encoded"]
@@ -77,8 +78,6 @@ def _plain_avro_type(t: T.DataType, name: str):
 def avro_decoded(data: Column, fields: List[Field], corrupt: str) -> Column:
     """A struct of ``fields`` read from each record's Avro bytes, with ``corrupt`` the record
     (as text) where it does not decode."""
-    from pystream.runtime.avro_records import AvroDecoder
-
     schema = st.StructType([st.StructField(f.name, f.data_type.spark_type(), True)
                             for f in fields] + [st.StructField(corrupt, st.StringType(), True)])
     decode = AvroDecoder(json.dumps(avro_schema(fields)), [f.name for f in fields])
@@ -87,7 +86,5 @@ def avro_decoded(data: Column, fields: List[Field], corrupt: str) -> Column:
 
 def avro_encoded(columns: List[Column], fields: List[Field]) -> Column:
     """Each row's ``fields`` (``columns``) as Avro bytes in Flink's schema for them."""
-    from pystream.runtime.avro_records import AvroEncoder
-
     encode = AvroEncoder(json.dumps(avro_schema(fields)), [f.name for f in fields])
     return F.udf(encode, st.BinaryType())(F.struct(*columns))

@@ -15,6 +15,8 @@ from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 
 from pystream.common import data_types as T
+from pystream.common.serialization import SimpleStringSchema
+from pystream.common.typeinfo import Types
 from pystream.compiler.bad_records import (
     CORRUPT,
     PARSER_OPTIONS,
@@ -23,10 +25,16 @@ from pystream.compiler.bad_records import (
     kafka_location,
 )
 from pystream.compiler.changelog_formats import CHANGELOG_FORMATS, changes, encoded
+from pystream.compiler.connectors.kafka.avro import avro_decoded, avro_encoded
+from pystream.compiler.source_helpers import read_python_source
 from pystream.compiler.table_connectors import required_option
+from pystream.compiler.translate import Compiler
 from pystream.plan import JobSettings, plan
 from pystream.relational import operations as ops
 from pystream.relational.schema import Field, Schema
+from pystream.runtime.changelog import OP_COLUMN, UpsertNormalize
+from pystream.runtime.kafka import KafkaRead, KafkaWriteStage, write_batch
+from pystream.runtime.layout import TS
 from pystream.util.exceptions import ValidationException
 
 __all__ = ["read_kafka", "kafka_writer", "kafka_bounded"]
@@ -40,8 +48,6 @@ WRITTEN_TIMESTAMPS = {"timestampFormat": "yyyy-MM-dd HH:mm:ss.SSS",  # as the fi
 
 def _metadata_columns() -> Dict[str, Column]:
     """The column of each metadata key, in the records ``_raw_records`` reads."""
-    from pystream.runtime.layout import TS
-
     return {"timestamp": F.col(TS), "partition": F.col("partition"),
             "offset": F.col("offset"), "topic": F.col("topic"), "headers": F.col("headers")}
 
@@ -80,7 +86,6 @@ def _offsets(options: Dict[str, str], mode: str, prefix: str, table: str):
 
 
 def _source(node: ops.ConnectorScan):
-    from pystream.common.serialization import SimpleStringSchema
     from pystream.datastream.connectors.kafka import KafkaSource
 
     options, table = node.options, node.name
@@ -109,9 +114,6 @@ def _raw_records(node: ops.ConnectorScan, spark, streaming: bool, compiler) -> D
         has_spark_kafka,
         spark_kafka_options,
     )
-    from pystream.compiler.source_helpers import read_python_source
-    from pystream.compiler.translate import Compiler
-    from pystream.runtime.kafka import KafkaRead
 
     source = _source(node)
     if compiler is None:  # a BATCH read outside a DataStream job
@@ -140,8 +142,6 @@ def _decoded(data: Column, fields: List[Field], fmt: str, options: Dict[str, str
         parsed = F.from_csv(text, schema, {
             **parser, "sep": options.get(prefix + "csv.field-delimiter", ",")})
     elif fmt == "avro":
-        from pystream.compiler.connectors.kafka.avro import avro_decoded
-
         parsed = avro_decoded(data, fields, CORRUPT)
     elif fmt == "raw":
         if len(fields) != 1:
@@ -266,7 +266,6 @@ def _normalized(rows: DataFrame, node: ops.ConnectorScan, keys: List[str],
     """An unbounded upsert table as Flink's changelog (``__op``), per key in Spark's state."""
     from pyspark.sql import types as st
 
-    from pystream.runtime.changelog import OP_COLUMN, UpsertNormalize
 
     names = list(node.physical.names)
     processor = UpsertNormalize(names, TOMBSTONE)
@@ -294,8 +293,6 @@ def _encoded(fields: List[Field], fmt: str, options: Dict[str, str], prefix: str
             "sep": options.get(prefix + "csv.field-delimiter", ","),
             **WRITTEN_TIMESTAMPS})
     if fmt == "avro":
-        from pystream.compiler.connectors.kafka.avro import avro_encoded
-
         return avro_encoded(columns, fields)
     if fmt == "raw" and len(fields) == 1:
         return columns[0].cast("string")
@@ -341,9 +338,6 @@ def kafka_writer(options: Dict[str, str], schema: Schema, table: str,
     ``table``: ``send(df, batch_id, query)``. Into ``upsert-kafka`` a changelog (``__op``)
     goes as upserts: ``-U`` is skipped, ``-D`` writes the key with no value. ``metadata``
     (column -> key) are columns written as the record's ``headers`` or ``timestamp``."""
-    from pystream.common.typeinfo import Types
-    from pystream.runtime.kafka import KafkaWriteStage, write_batch
-
     metadata = metadata or {}
     for name, key in metadata.items():
         if key not in WRITTEN_METADATA:
