@@ -210,6 +210,19 @@ def _regexp_extract(args, types, result) -> Column:
                   F.call_function("regexp_extract", text, pattern, index))
 
 
+def _split_index(text: Column, separator: Column, index: Column) -> Column:
+    """Flink's SPLIT_INDEX: the token at ``index`` of ``text`` split at each ``separator``,
+    empty tokens kept (``'  pad'`` at ``' '``, index 1: ``''``); NULL past the last token,
+    below 0 and for '' (no token, as Java's splitByWholeSeparatorPreserveAllTokens); Spark's
+    split_part gives '' there."""
+    width = F.length(separator)
+    tokens = (F.length(text) - F.length(F.replace(text, separator, F.lit("")))) / \
+        F.when(width > 0, width) + 1
+    part = F.call_function("split_part", text, separator, index + 1)
+    return F.when(width == 0, F.nullif(part, F.lit(""))) \
+        .when((F.length(text) > 0) & (index >= 0) & (index < tokens), part)
+
+
 EXACT_DOUBLES = 2.0 ** 52  # a double this large is an integer already
 
 
@@ -349,8 +362,7 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "reverse": _call("reverse"), "left": _call("left"), "right": _call("right"),
     "regexp_replace": _call("regexp_replace"), "regexp_extract": _regexp_extract,
     "regexp": _call("regexp"),
-    "split_index": _op(lambda s, sep, i: F.nullif(F.call_function("split_part", s, sep, i + 1),
-                                                  F.lit(""))),
+    "split_index": _op(_split_index),
     "ascii": _call("ascii"), "chr": _call("chr"), "to_base64": _op(lambda a: F.base64(a)),
     "from_base64": _op(lambda a: F.unbase64(a).cast("string")),
     "md5": _call("md5"), "sha1": _call("sha1"),

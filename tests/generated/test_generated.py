@@ -52,6 +52,7 @@ SAMPLE = 1 if os.environ.get("PYSTREAM_GENERATED") == "all" else 100
 FIXED = {
     "fn-019": "IN (sub-query) as a value, correlated or not",
     "fn-020": "NOT IN (sub-query) as a value, with NULLs on either side",
+    "fn-120": "SPLIT_INDEX: an empty token in range is '', past the last token or of '' NULL",
     "fn-209": "JSON_EXISTS ... ON ERROR",
     "fn-211": "JSON_VALUE ... RETURNING, DEFAULT ... ON EMPTY",
     "fn-212": "JSON_QUERY ... WITH [CONDITIONAL | UNCONDITIONAL] ARRAY WRAPPER, RETURNING ARRAY",
