@@ -3,6 +3,7 @@ the job hand-written in PySpark.
 
     python -m bench.streaming_sql --job top_n --rows 1000000 --pyflink /tmp/flinkvenv/bin/python
     python -m bench.streaming_sql --job interval_join --rows 1000000 --pyflink ...
+    python -m bench.streaming_sql --job top_n --server     # also on a warm `pystream server`
 
 Each job is ``bench/sql_jobs/<job>.py`` (STREAMING mode, generated rows, a blackhole sink);
 PyFlink runs the same file with ``pystream`` renamed to ``pyflink``; ``<job>_pyspark.py`` is
@@ -36,9 +37,18 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=1000000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--pyflink", help="the python of a venv with apache-flink installed")
+    parser.add_argument("--server", action="store_true",
+                        help="also pystream on a warm `pystream server` (started here)")
     args = parser.parse_args()
-    times = side_by_side(JOBS / ("%s.py" % args.job), JOBS / ("%s_pyspark.py" % args.job),
-                         args.rows, args.repeat, args.pyflink)
+    from pystream import server
+
+    started = server.start() if args.server and server.running() is None else None
+    try:
+        times = side_by_side(JOBS / ("%s.py" % args.job), JOBS / ("%s_pyspark.py" % args.job),
+                             args.rows, args.repeat, args.pyflink, warm_server=args.server)
+    finally:
+        if started is not None:
+            server.stop()
     print_figures("%s over %s rows, STREAMING, whole fresh processes, %d runs"
                   % (JOB_TITLES[args.job], "{:,}".format(args.rows), args.repeat),
                   args.rows, times)

@@ -142,11 +142,12 @@ def main(argv=None) -> None:
 
 
 def side_by_side(job: Path, pyspark_job: Path, rows: int, repeat: int,
-                 pyflink: Optional[str]) -> Dict[str, List[float]]:
+                 pyflink: Optional[str], warm_server: bool = False) -> Dict[str, List[float]]:
     """Seconds of each run of ``job`` (pystream), ``pyspark_job`` and, with ``pyflink`` (the
     python of a venv with apache-flink), ``job`` with ``pystream`` renamed to ``pyflink``,
-    as whole fresh processes given ``rows``; the systems take turns, ``repeat`` times. What
-    the runs print (``result=...``) must agree."""
+    as whole fresh processes given ``rows``; with ``warm_server``, also ``job`` as a fresh
+    process on the running ``pystream server``. The systems take turns, ``repeat`` times.
+    What the runs print (``result=...``) must agree."""
     import argparse
     import tempfile
 
@@ -157,6 +158,8 @@ def side_by_side(job: Path, pyspark_job: Path, rows: int, repeat: int,
             copy = Path(directory) / ("%s_pyflink.py" % job.stem)
             copy.write_text(re.sub(r"\bpystream\b", "pyflink", job.read_text()))
             systems["pyflink"] = [pyflink, str(copy)]
+        if warm_server:
+            systems["pystream + server"] = [sys.executable, str(job)]
         times: Dict[str, List[float]] = {name: [] for name in systems}
         results: Dict[str, str] = {}
         for _ in range(repeat):

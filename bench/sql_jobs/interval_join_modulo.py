@@ -17,7 +17,8 @@ for name in ("a", "b"):
     t_env.execute_sql("""CREATE TABLE %s (x BIGINT, ts AS TO_TIMESTAMP_LTZ(x * 100, 3),
         WATERMARK FOR ts AS ts - INTERVAL '1' SECOND)
         WITH ('connector' = 'datagen', 'number-of-rows' = '%d', 'fields.x.kind' = 'sequence',
-        'fields.x.start' = '1', 'fields.x.end' = '%d')""" % (name, rows, rows))
+        'fields.x.start' = '1', 'fields.x.end' = '%d', 'rows-per-second' = '100000000')"""
+        % (name, rows, rows))
 t_env.execute_sql("CREATE TABLE sink (ax BIGINT, bx BIGINT) WITH ('connector' = 'blackhole')")
 t_env.execute_sql("""INSERT INTO sink SELECT a.x, b.x FROM a, b
     WHERE a.x % 10 = b.x % 10

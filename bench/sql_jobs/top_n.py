@@ -13,7 +13,7 @@ t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
 t_env.execute_sql("""CREATE TABLE sales (id BIGINT, shop AS id %% 100,
     amount AS (id * 7919) %% 100003) WITH ('connector' = 'datagen',
     'number-of-rows' = '%d', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1',
-    'fields.id.end' = '%d')""" % (rows, rows))
+    'fields.id.end' = '%d', 'rows-per-second' = '100000000')""" % (rows, rows))
 t_env.execute_sql("CREATE TABLE sink (shop BIGINT, id BIGINT, amount BIGINT) "
                   "WITH ('connector' = 'blackhole')")
 t_env.execute_sql("""INSERT INTO sink SELECT shop, id, amount FROM (
