@@ -20,6 +20,7 @@ from pystream.datastream.functions import (
 from pystream.datastream.output_tag import OutputTag
 from pystream.runtime.context import NO_TIMESTAMP, StreamingRuntimeContext, TaskInfo
 from pystream.runtime.errors import operator_failure
+from pystream.runtime.metric_reports import write_reports
 from pystream.runtime.records import dumps
 from pystream.runtime.state import (
     _MISSING,
@@ -198,6 +199,7 @@ class KeyedHost:
 
     def close(self) -> None:
         self.function.close()
+        write_reports()
 
     def set_key(self, key, backend) -> None:
         self.scope = KeyScope(key, backend)

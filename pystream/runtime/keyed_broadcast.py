@@ -34,6 +34,7 @@ from pystream.runtime.context import StreamingRuntimeContext
 from pystream.runtime.java_hashes import java_hash_of
 from pystream.runtime.key_groups import KeyPlacement, flink_subtask
 from pystream.runtime.keyed import EVENT, PROCESSING, HostedFunction, KeyedHost
+from pystream.runtime.metric_reports import write_reports
 from pystream.runtime.stage import bind, encode_key
 from pystream.runtime.state import _MISSING, MapStateImpl, StateAccess, namespaced
 
@@ -283,6 +284,7 @@ class BroadcastOperator(KeyedCoProcessFunction, HostedFunction):
 
     def close(self):
         self.function.close()
+        write_reports()
 
     # -- state
 

@@ -189,6 +189,17 @@ _ROOT: Optional[str] = None  # the driver's directory of jobs' metrics
 _WRITER: Optional[threading.Thread] = None
 
 
+def write_reports() -> None:
+    """Writes this worker's reports now: called as a task closes its functions, so a job's
+    final counts are on disk before its tasks end (the writer thread only keeps running
+    values fresh)."""
+    for reporter in list(_REPORTERS.values()):
+        try:
+            reporter.write()
+        except OSError:  # a full disk: the writer thread tries again
+            pass
+
+
 def _start_writer() -> None:
     global _WRITER
     if _WRITER is None:
@@ -200,8 +211,4 @@ def _start_writer() -> None:
 def _write_forever() -> None:
     while True:
         time.sleep(FLUSH_SECONDS)
-        for reporter in list(_REPORTERS.values()):
-            try:
-                reporter.write()
-            except OSError:  # a full disk: the next write tries again
-                pass
+        write_reports()

@@ -43,6 +43,7 @@ from pystream.runtime.layout import (
     timestamps_from_arrow,
     timestamps_to_arrow,
 )
+from pystream.runtime.metric_reports import write_reports
 from pystream.runtime.shapes import output_shaper
 
 MIN_WATERMARK = -(2 ** 63)
@@ -139,6 +140,7 @@ class _Op:
             self.waits.close()
         if isinstance(self.function, Function):
             self.function.close()
+        write_reports()
 
     def _map(self, values, ts, side):
         return list(map(self.call, values)), ts

@@ -2,6 +2,8 @@
 Streaming queries whose rows arrive while they run; closing the result stops the query."""
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from pystream.compiler.job import JobCancelled
@@ -94,11 +96,14 @@ def test_insert_into_print_runs_until_cancelled(t_env, capsys):
     t_env.execute_sql("CREATE TABLE out (u INT) WITH ('connector' = 'print', "
                       "'print-identifier' = 'clicks')")
     result = t_env.execute_sql("INSERT INTO out SELECT user_id FROM clicks")
-    result.wait(3000)  # still running: an unbounded job ends when cancelled
+    printed, deadline = "", time.monotonic() + 120
+    while "\n" not in printed and time.monotonic() < deadline:  # its first line
+        result.wait(100)  # still running: an unbounded job ends when cancelled
+        printed += capsys.readouterr().out
     result.get_job_client().cancel()
     with pytest.raises(JobCancelled):  # as Flink's wait() of a cancelled job
         result.wait()
-    lines = capsys.readouterr().out.splitlines()
+    lines = (printed + capsys.readouterr().out).splitlines()
     assert lines and all(line.startswith("clicks> +I[") for line in lines)
     assert _no_query_left()
 
