@@ -19,8 +19,11 @@ from __future__ import annotations
 import bisect
 import functools
 import pickle
-from typing import Iterator, List, Optional, Tuple
+from typing import Callable, Iterator, List, Optional, Tuple
 
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 from pyspark.sql import Row as SparkRow
 from pyspark.sql.streaming import StatefulProcessor, StatefulProcessorHandle
 
@@ -73,6 +76,127 @@ class RankBuffer:
         return [c for c in changes if c[1] > self.skip] if self.skip else changes
 
 
+class TopNCandidates:
+    """Which rows may enter their partition's best ``n``, in a Spark partition's rows before
+    they are brought together by key (so that only these are shuffled, sorted and replayed
+    by ``TopN``): for each batch of the partition key, ``order`` and ``seq`` columns, a
+    mask. A row enters only if it ranks before the ``n``-th best row that arrived before it;
+    any earlier rows of its partition key will do to rule it out, so each Spark partition
+    keeps the best ``n`` of the rows it has seen, per key. This holds while the rows come in
+    arrival order (their ``seq`` rising); where they do not, what was seen is forgotten and
+    the batch passes. Where most rows pass (many keys, each of few rows), looking costs more
+    than it saves: once ``TRIAL_ROWS`` have been seen and fewer than half were ruled out, all
+    rows pass."""
+
+    TRIAL_ROWS = 50_000
+
+    def __init__(self, n: int, parts: List[str], order: List[str], seq: str = "__seq"):
+        self.n = n
+        self.parts = parts
+        self.order = order
+        self.seq = seq
+
+    def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[np.ndarray]:
+        bests: dict = {}  # partition key -> the sort keys of its best n rows seen, best first
+        last = None  # the latest seq seen
+        n = self.n
+        seen = passed = 0
+        for batch in batches:
+            if not batch.num_rows or (seen >= self.TRIAL_ROWS and 2 * passed > seen):
+                yield np.ones(batch.num_rows, dtype=bool)
+                continue
+            seen += batch.num_rows
+            seqs = batch.column(self.seq).to_numpy()
+            in_order = (last is None or seqs[0] > last) and bool(np.all(seqs[1:] > seqs[:-1]))
+            last = seqs.max() if last is None else max(last, seqs.max())
+            if not in_order:
+                bests.clear()
+            mask = better_than_kept(batch, self.parts, self.order, bests.get, n) \
+                if in_order else None
+            if mask is None:  # out of order, or too many keys to be worth it: kept as it was
+                passed += batch.num_rows  # (a subset of the earlier rows still rules out)
+                yield np.ones(batch.num_rows, dtype=bool)
+                continue
+            entering = batch.filter(pa.array(mask))
+            for key, sort_key in zip(partition_keys(entering, self.parts), zip(
+                    *[entering.column(c).to_pylist() for c in self.order])):
+                best = bests.get(key)
+                if best is None:
+                    bests[key] = [sort_key]
+                elif len(best) < n or sort_key < best[-1]:
+                    bisect.insort_right(best, sort_key)
+                    del best[n:]
+            passed += entering.num_rows
+            yield mask
+
+    def spark_filter(self) -> Callable:
+        """The mask as a Spark function of a struct of the columns it reads (an Arrow UDF
+        over a partition's batches: only these columns go to Python)."""
+        from pyspark.sql.functions import arrow_udf
+
+        def may_enter(structs: Iterator[pa.Array]) -> Iterator[pa.Array]:
+            batches = (pa.RecordBatch.from_struct_array(s) for s in structs)
+            return (pa.array(mask) for mask in self(batches))
+
+        return arrow_udf(may_enter, "boolean").asNondeterministic()
+
+
+def partition_keys(batch, parts: List[str]) -> list:
+    """Each row's partition key: the value of its one column, or the tuple of them."""
+    columns = [batch.column(name).to_pylist() for name in parts]
+    return columns[0] if len(columns) == 1 else list(zip(*columns))
+
+
+FEW_KEYS = 4  # rows per key in a batch, at least, for better_than_kept to look
+
+
+def better_than_kept(batch, parts: List[str], order: List[str],
+                     kept_of: Callable[[object], Optional[list]], n: int
+                     ) -> Optional[np.ndarray]:
+    """Which rows of ``batch`` have a sort key (the ``order`` columns, as ``RankBuffer``
+    compares them) is lower than the ``n``-th one ``kept_of`` their partition key holds
+    (all rows, where it holds fewer): the only rows that can enter their buffer, as every
+    row of the batch arrived after those kept. Compared in Arrow; None where the batch has
+    more than one key in ``FEW_KEYS`` rows (looking them up would cost what it saves)."""
+    inverse, keys = _key_codes(batch, parts)
+    if len(keys) * FEW_KEYS > batch.num_rows:
+        return None
+    worst = []
+    for key in keys:
+        kept = kept_of(key)
+        worst.append(kept[n - 1] if kept is not None and len(kept) >= n else None)
+    if all(w is None for w in worst):
+        return np.ones(batch.num_rows, dtype=bool)
+    open_ = np.array([w is None for w in worst])[inverse]  # fewer than n kept: any row enters
+    lower = np.zeros(batch.num_rows, dtype=bool)
+    equal = np.ones(batch.num_rows, dtype=bool)
+    for i, name in enumerate(order):
+        column = batch.column(name)
+        threshold = pa.array([None if w is None else w[i] for w in worst],
+                             type=column.type).take(pa.array(inverse))
+        lower |= equal & pc.fill_null(pc.less(column, threshold), False).to_numpy(
+            zero_copy_only=False)
+        equal &= pc.fill_null(pc.equal(column, threshold), False).to_numpy(
+            zero_copy_only=False)
+    return lower | open_
+
+
+def _key_codes(batch, parts: List[str]) -> tuple:
+    """Each row's index into the batch's distinct partition keys, and those keys (as
+    ``partition_keys`` gives them)."""
+    if len(parts) == 1:
+        encoded = pc.dictionary_encode(batch.column(parts[0]), null_encoding="encode")
+        return encoded.indices.to_numpy(zero_copy_only=False), encoded.dictionary.to_pylist()
+    codes = np.zeros(batch.num_rows, dtype=np.int64)
+    for name in parts:  # kept below the number of rows, as each column is added
+        encoded = pc.dictionary_encode(batch.column(name), null_encoding="encode")
+        indices = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        codes = np.unique(codes * len(encoded.dictionary) + indices, return_inverse=True)[1]
+    _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
+    columns = [batch.column(name).take(first).to_pylist() for name in parts]
+    return inverse, list(zip(*columns))
+
+
 class TopN:
     """The changelog of each partition's best ``n`` rows (see the module's docstring), over
     the rows of a Spark partition that holds whole partitions of the ranking (``parts``), in
@@ -95,14 +219,18 @@ class TopN:
         self.skip = skip
 
     def __call__(self, batches):
-        import pyarrow as pa
-
         buffers: dict = {}
         kept = None  # rows of earlier batches that entered a buffer
         where: dict = {}  # their row numbers -> their positions in kept
         start = 0  # the row number of the batch's first row
         compact_at = self.COMPACT_AT
         for batch in batches:
+            mask = better_than_kept(batch, self.parts, self.order, lambda key: (
+                buffers[key].keys if key in buffers else None), self.n)
+            if mask is not None:
+                batch = batch.filter(pa.array(mask))
+            if not batch.num_rows:
+                continue
             values = pa.Table.from_batches([batch]).select(self.fields)
             changes, entered = self._changes(batch, buffers, start)
             refs = changes[0]
@@ -154,8 +282,6 @@ class TopN:
         return (refs, ranks, at, kinds, subs), entered
 
     def _with_changes(self, taken, changes: tuple):
-        import pyarrow as pa
-
         _, ranks, at, kinds, subs = changes
         for name, column, type_ in (("__rank", ranks, pa.int64()), (self.seq, at, pa.int64()),
                                     ("__op", kinds, pa.int32()), ("__sub", subs, pa.int32())):

@@ -41,7 +41,7 @@ from pystream.relational import operations as ops
 from pystream.relational.resolve import type_of
 from pystream.relational.schema import Schema
 from pystream.relational.time_bounded import is_window_ranking, window_of
-from pystream.runtime.ranking import Deduplicate, TopN, TopNChangelog
+from pystream.runtime.ranking import Deduplicate, TopN, TopNCandidates, TopNChangelog
 
 
 def ranked(over: ops.Over, n: int, ctx: Context, with_rank: bool) -> Frame:
@@ -64,7 +64,9 @@ def top_n(over: ops.Over, n: int, ctx: Context, with_rank: bool, skip: int = 0) 
     """Flink's Top-N changelog over a bounded table (``runtime.ranking.TopN``): the rows,
     partitioned by the ranking's keys, carry their ORDER BY values made comparable
     (``_order_keys``) or, for other types, their ``dense_rank``; each Spark partition's rows
-    are then replayed in arrival order through a buffer of the best ``n`` per key."""
+    are then replayed in arrival order through a buffer of the best ``n`` per key. Compared
+    as they are, the rows that cannot enter their buffer are dropped where they come from,
+    before the shuffle (``runtime.ranking.TopNCandidates``)."""
     frame = translate(over.input, ctx)
     if frame.updating:
         raise UnsupportedFeatureError("Top-N of an updating table in STREAMING mode")
@@ -83,7 +85,11 @@ def top_n(over: ops.Over, n: int, ctx: Context, with_rank: bool, skip: int = 0) 
             .orderBy(*[ordering(o, schema) for o in window.order_by])
         order_keys = [F.dense_rank().over(ordered).alias("__ord")]
     df = frame.df.select(*keys, *[quoted(f) for f in names], F.col(SEQ), *order_keys)
-    if not ranked:  # compared as they are: the rows only need to be partitioned by the keys
+    if not ranked:  # compared as they are: the rows only need to be partitioned by the keys,
+        # and only those that may enter their buffer, found where they come from
+        order_names = [c.name for c in df.schema if c.name.startswith("__ord")]
+        may_enter = TopNCandidates(n, parts, order_names).spark_filter()
+        df = df.where(may_enter(F.struct(*parts, *order_names, SEQ)))
         df = df.repartition(*map(F.col, parts)) if window.partition_by else df.repartition(1)
     if n == 1 and not skip:
         df = _top_1(df, parts, names, with_rank)
