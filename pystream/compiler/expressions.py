@@ -216,11 +216,13 @@ def _split_index(text: Column, separator: Column, index: Column) -> Column:
     below 0 and for '' (no token, as Java's splitByWholeSeparatorPreserveAllTokens); Spark's
     split_part gives '' there."""
     width = F.length(separator)
-    tokens = (F.length(text) - F.length(F.replace(text, separator, F.lit("")))) / \
-        F.when(width > 0, width) + 1
+    quoted_separator = F.concat(F.lit("\\Q"), F.replace(separator, F.lit("\\E"),
+                                                          F.lit("\\E\\\\E\\Q")), F.lit("\\E"))
+    tokens = F.split(text, quoted_separator, -1)  # one split of a row's text for all its calls
     part = F.call_function("split_part", text, separator, index + 1)
     return F.when(width == 0, F.nullif(part, F.lit(""))) \
-        .when((F.length(text) > 0) & (index >= 0) & (index < tokens), part)
+        .when((F.length(text) > 0) & (index >= 0) & (index < F.size(tokens)),
+              F.get(tokens, index))
 
 
 EXACT_DOUBLES = 2.0 ** 52  # a double this large is an integer already
