@@ -85,6 +85,9 @@ def is_updating(node: ops.Rel, streaming: bool, unbounded: bool = False) -> bool
     if isinstance(node, ops.Over) and not is_window_ranking(node) and any(
             _ranks_updating(a.expr, node.input.schema) for a in node.aggregates):
         return True
+    if isinstance(node, ops.Over) and not unbounded and not any(
+            getattr(_over_call(a).agg, "name", None) in _RANKINGS for a in node.aggregates):
+        return False  # each row once; of an updating input, the rows its changes leave
     if isinstance(node, ops.Sort) and node.keys and node.fetch is not None:  # a Top-N
         return True
     if isinstance(node, ops.Filter) and _keeps_ranks_over_one(node):

@@ -10,7 +10,9 @@ update differ between engines while the result may not. A query PyFlink refuses 
 nexmark writes it: ``rownum`` is used in the WHERE of the SELECT that defines it) must be
 refused with PyFlink's message. q23 is nexmark's with ``A.dateTime``, which PyFlink's parser
 refuses (DATETIME is one of its keywords, not one of SQL's) and pystream reads as the field;
-its rows are PyFlink's for ``A.`dateTime` ``.
+its rows are PyFlink's for ``A.`dateTime` ``. q6_corrected (q6 with its filter in an outer
+query), which PyFlink refuses in STREAMING mode, is compared with PyFlink's rows in BATCH
+mode.
 """
 from __future__ import annotations
 

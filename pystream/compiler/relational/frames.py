@@ -71,6 +71,22 @@ def not_on_unbounded(ctx: Context, what: str) -> None:
             "read a bounded table, or use a window aggregate)" % what)
 
 
+def final_rows(frame: Frame, names: List[str]) -> Frame:
+    """The rows an updating bounded ``frame`` leaves once all its changes are applied (+I/+U
+    add a row, -U/-D take one away), insert-only, in the order of each row's last addition
+    (``__seq`` renumbered)."""
+    adds = F.col(OP).isin(INSERT, UPDATE_AFTER)
+    counted = frame.df.groupBy(*[quoted(n) for n in names]).agg(
+        F.sum(F.when(adds, 1).otherwise(-1)).alias("__count"),
+        F.max(F.when(adds, F.col(SEQ))).alias("__last"))
+    rows = counted.where(F.col("__count") > 0).select(
+        *[quoted(n) for n in names], "__last",
+        F.explode(F.sequence(F.lit(1), F.col("__count"))).alias("__copy"))
+    ordered = rows.orderBy("__last", "__copy").select(
+        *[quoted(n) for n in names], F.monotonically_increasing_id().alias(SEQ))
+    return Frame(ordered)
+
+
 def changelog_of_running(df: DataFrame, keys: List[str], values: List[str]) -> DataFrame:
     """Per record: +I for a key's first row, -U/+U when its values changed, else nothing."""
     order = Window.partitionBy(*[quoted(k) for k in keys]).orderBy(SEQ)

@@ -25,6 +25,7 @@ from pystream.compiler.relational.frames import (
     SEQ,
     Context,
     Frame,
+    final_rows,
     not_on_unbounded,
     ordering,
     select_with_system_columns,
@@ -212,8 +213,15 @@ def over_frame(node: ops.Over, ctx: Context) -> Frame:
             "%s OVER a window in STREAMING mode other than Top-N or deduplication (ROW_NUMBER "
             "filtered by rn <= N, rn < N or rn = 1)"
             % agg_name(unaliased(ranking[0].expr)).upper())
-    frame = translate(node.input, ctx)
+    return _over_rows(node, translate(node.input, ctx), ctx)
+
+
+def _over_rows(node: ops.Over, frame: Frame, ctx: Context) -> Frame:
+    """``node``'s aggregates as Spark's window functions over ``frame``'s rows; of an
+    updating (bounded) frame, over the rows its changes leave, each once (Flink refuses)."""
     schema = node.input.schema
+    if frame.updating:
+        frame = final_rows(frame, list(schema.names))
     columns = [quoted(n) for n in schema.names]
     for a in node.aggregates:
         call: ex.OverCall = unaliased(a.expr)
@@ -228,8 +236,10 @@ def _streaming_over(node: ops.Over, ctx: Context) -> Frame:
     streaming over aggregate (``plan.relational.streams_over`` says which):
     ``compiler.time_ordered``."""
     frame = translate(node.input, ctx)
-    if frame.updating:
-        raise UnsupportedFeatureError("an OVER window over an updating table")
+    if frame.updating and ctx.unbounded:
+        raise UnsupportedFeatureError("an OVER window over an updating unbounded table")
+    if frame.updating:  # bounded: over the rows its changes leave, as BATCH mode
+        return _over_rows(node, frame, ctx)
     return Frame(over_aggregate(node, frame, ctx, translate))
 
 
