@@ -53,7 +53,9 @@ def run(command: List[str], env: Dict[str, str]) -> tuple:
     done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=3600)
     seconds = time.perf_counter() - started
     if done.returncode:
-        return None, done.stderr.strip().splitlines()[-1][:160] if done.stderr else "failed"
+        causes = re.findall(r"^Caused by: (.*)$", done.stderr, re.M)
+        last = causes[-1] if causes else (done.stderr.strip().splitlines() or ["failed"])[-1]
+        return None, last[:160]
     return seconds, done.stdout
 
 
