@@ -216,13 +216,22 @@ def _split_index(text: Column, separator: Column, index: Column) -> Column:
     below 0 and for '' (no token, as Java's splitByWholeSeparatorPreserveAllTokens); Spark's
     split_part gives '' there."""
     width = F.length(separator)
-    quoted_separator = F.concat(F.lit("\\Q"), F.replace(separator, F.lit("\\E"),
-                                                          F.lit("\\E\\\\E\\Q")), F.lit("\\E"))
-    tokens = F.split(text, quoted_separator, -1)  # one split of a row's text for all its calls
+    tokens = F.split(text, _split_pattern(separator), -1)
     part = F.call_function("split_part", text, separator, index + 1)
-    return F.when(width == 0, F.nullif(part, F.lit(""))) \
-        .when((F.length(text) > 0) & (index >= 0) & (index < F.size(tokens)),
-              F.get(tokens, index))
+    # no CASE around the split: Spark then splits a row's text once for all its calls
+    token = F.get(tokens, F.when((index < F.size(tokens)) & (F.length(text) > 0) &
+                                 (index >= 0), index))
+    return F.when(width == 0, F.nullif(part, F.lit(""))).otherwise(token)
+
+
+def _split_pattern(separator: Column) -> Column:
+    """The regular expression of a literal ``separator``: one character as it is, or after a
+    backslash where it means something (the forms Java's ``String.split`` takes without
+    compiling a pattern for each row); a longer separator quoted (``\\Q...\\E``)."""
+    one = F.regexp_replace(separator, r"([.$|()\[\]{}^?*+\\])", r"\\$1")
+    quoted_text = F.concat(F.lit("\\Q"), F.replace(separator, F.lit("\\E"),
+                                                     F.lit("\\E\\\\E\\Q")), F.lit("\\E"))
+    return F.when(F.length(separator) == 1, one).otherwise(quoted_text)
 
 
 EXACT_DOUBLES = 2.0 ** 52  # a double this large is an integer already
