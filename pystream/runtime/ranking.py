@@ -154,7 +154,7 @@ def better_than_kept(batch, parts: List[str], order: List[str],
                      kept_of: Callable[[object], Optional[list]], n: int
                      ) -> Optional[np.ndarray]:
     """Which rows of ``batch`` have a sort key (the ``order`` columns, as ``RankBuffer``
-    compares them) is lower than the ``n``-th one ``kept_of`` their partition key holds
+    compares them) lower than the ``n``-th one ``kept_of`` their partition key holds
     (all rows, where it holds fewer): the only rows that can enter their buffer, as every
     row of the batch arrived after those kept. Compared in Arrow; None where the batch has
     more than one key in ``FEW_KEYS`` rows (looking them up would cost what it saves)."""
