@@ -74,7 +74,6 @@ def _changelog_join(node: ops.Join, left: Frame, right: Frame, ctx: Context) -> 
     ``table.exec.state.ttl``, a key idle that long is forgotten)."""
     from pyspark.sql.pandas.types import to_arrow_schema
 
-
     keys, others = _split_condition(node)
     if others and node.kind == "inner":  # each joined change kept if the rest holds for it
         equi = functools.reduce(lambda a, b: ex.Call("and", (a, b)), [

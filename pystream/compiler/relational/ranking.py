@@ -85,9 +85,10 @@ def top_n(over: ops.Over, n: int, ctx: Context, with_rank: bool, skip: int = 0) 
             .orderBy(*[ordering(o, schema) for o in window.order_by])
         order_keys = [F.dense_rank().over(ordered).alias("__ord")]
     df = frame.df.select(*keys, *[quoted(f) for f in names], F.col(SEQ), *order_keys)
+    order_names = ["__ord"] if ranked else [c.name for c in df.schema
+                                            if c.name.startswith("__ord")]
     if not ranked:  # compared as they are: the rows only need to be partitioned by the keys,
         # and only those that may enter their buffer, found where they come from
-        order_names = [c.name for c in df.schema if c.name.startswith("__ord")]
         may_enter = TopNCandidates(n, parts, order_names).spark_filter()
         df = df.where(may_enter(F.struct(*parts, *order_names, SEQ)))
         df = df.repartition(*map(F.col, parts)) if window.partition_by else df.repartition(1)
@@ -103,8 +104,7 @@ def top_n(over: ops.Over, n: int, ctx: Context, with_rank: bool, skip: int = 0) 
          st.StructField(SUB, st.IntegerType(), False)])
     # each Spark partition holds whole partitions of the ranking (the window or the
     # repartition above), replayed in arrival order
-    run = TopN(n, names, with_rank, parts, [c.name for c in df.schema
-                                            if c.name.startswith("__ord")], skip=skip)
+    run = TopN(n, names, with_rank, parts, order_names, skip=skip)
     df = df.sortWithinPartitions(SEQ).mapInArrow(lambda batches: run(batches), output)
     return Frame(df.select(*[quoted(f) for f in names],
                            F.col("__rank").alias(over.schema.names[-1]), F.col(SEQ),
