@@ -78,9 +78,10 @@ class TableJob:
         self.rel: ops.Rel = plan.roots[0]  # the query it computes
         self.job_id = JobID()  # a bounded statement's (an unbounded one runs as a Job)
         self._metrics: Optional[MetricsTarget] = None  # its functions' metrics, while it runs
+        self._cached: List = []  # DataFrames in Spark's cache while it runs (read once)
         self._final_metrics: Optional[dict] = None
 
-    def _context(self, compiler=None) -> Context:
+    def _context(self, compiler=None, read_once: bool = False) -> Context:
         spark = compiler.spark if compiler is not None else get_session()
         zone = self.config.get("table.local-time-zone")
         if zone and zone != "default":
@@ -92,7 +93,27 @@ class TableJob:
         if compiler is not None:  # an unbounded query in a streaming DataStream job
             return context(spark, changelog=False, unbounded=True, compiler=compiler,
                            bundle_size=bundle, state_ttl_ms=self._state_ttl_ms())
-        return context(spark, changelog=self.streaming, bundle_size=bundle)
+        return context(spark, changelog=self.streaming, bundle_size=bundle,
+                       shared_reads=self.plan.shared_reads if read_once else {})
+
+    def _translated(self, ctx: Context) -> Frame:
+        """The frame of the query, compiled as planned."""
+        with function_options(self._prepared_function_options(ctx.compiler)):
+            frame: Frame = translate(self.rel, ctx)
+        self._cached.extend(f.df for f in ctx.shared_frames.values())
+        self._check_compiled_as_planned(ctx, frame)
+        return frame
+
+    @property
+    def cached_frames(self) -> List:
+        """The DataFrames the job keeps in Spark's cache while it runs."""
+        return list(self._cached)
+
+    def _uncache(self) -> None:
+        """Drop what the job kept in Spark's cache (tables read once for several uses)."""
+        cached, self._cached = self._cached, []
+        for df in cached:
+            df.unpersist()
 
     def _prepared_function_options(self, compiler=None) -> FunctionOptions:
         """What the job's user functions are told (job parameters, async options), with the
@@ -128,6 +149,7 @@ class TableJob:
     def ended(self, name: str, started: float) -> None:
         """The bounded statement ``name`` that started at ``started`` has run: its functions'
         final metrics are read (and kept for the shell's ``%jobs`` when there are any)."""
+        self._uncache()
         target, self._metrics = self._metrics, None
         self._final_metrics = target.final(ended_at=time.time()) if target else {}
         if self._final_metrics:
@@ -143,18 +165,19 @@ class TableJob:
         ttl = self.config.get("table.exec.state.ttl")
         return (duration_millis(str(ttl)) or None) if ttl else None
 
-    def frame(self, subtasks: bool = False, compiler=None, ordered: bool = True):
+    def frame(self, subtasks: bool = False, compiler=None, ordered: bool = True,
+              read_once: bool = False):
         """The Spark DataFrame of the query's rows in order, with ``__op`` when updating (and,
         with ``subtasks``, ``__part``: the Spark partition each row was computed in). An
         unbounded query is a streaming DataFrame, in a job of ``compiler``. Without
         ``ordered`` (a sink that discards its rows) the rows stay in the partitions they are
-        computed in, not gathered into one and sorted."""
+        computed in, not gathered into one and sorted. With ``read_once`` (a run to the
+        end, which ``ended`` follows) a table read more than once is read once, into Spark's
+        cache."""
         if compiler is None and self.unbounded:
             return self._unbounded_plan()
-        ctx = self._context(compiler)
-        with function_options(self._prepared_function_options(compiler)):
-            frame: Frame = translate(self.rel, ctx)
-        self._check_compiled_as_planned(ctx, frame)
+        ctx = self._context(compiler, read_once)
+        frame = self._translated(ctx)
         names = [quoted(n) for n in self.rel.schema.names]
         if ctx.unbounded:
             return frame.df.select(*names, *([F.col(OP)] if frame.updating else [])), \
@@ -272,10 +295,11 @@ class TableJob:
         import contextlib
         import io
 
-        df, _ = self.frame()
+        df, _ = self.frame(read_once=True)
         text = io.StringIO()
         with contextlib.redirect_stdout(text):  # DataFrame.explain prints, classic or Connect
             df.explain()
+        self._uncache()
         return text.getvalue().strip()
 
     def rows(self, frame=None) -> Iterator[Row]:
@@ -285,7 +309,7 @@ class TableJob:
     def rows_with_subtasks(self, frame=None) -> Iterator:
         """(row, Spark partition or None) for each row, the partition when ``frame`` has
         ``__part``."""
-        df, updating = frame or self.frame()
+        df, updating = frame or self.frame(read_once=True)
         types = list(self.rel.schema.types)
         width = len(types)
         readers = [_collected_reader(t) for t in types]
@@ -302,7 +326,7 @@ class TableJob:
         if self.unbounded:
             return self._unbounded_result()
         schema = TableSchema.of(self.rel.schema.without_time_attributes())
-        frame = self.frame()  # planned now, so a query Spark cannot run fails here
+        frame = self.frame(read_once=True)  # planned now: a query Spark cannot run fails here
         cached: List[Row] = []
         done = []
 
@@ -358,7 +382,8 @@ class TableJob:
                 raise ValidationException(
                     "Connector '%s' can only be used as a source. It cannot be used as a sink."
                     % connector)
-            df, updating = self.frame(ordered=connector not in UNORDERED_SINKS)
+            df, updating = self.frame(ordered=connector not in UNORDERED_SINKS,
+                                      read_once=True)
             if updating and not _takes_changelog(target.options, primary_key):
                 raise TableException(
                     "Table sink '%s' doesn't support consuming update changes." % name)
@@ -383,10 +408,7 @@ class TableJob:
         from pyspark.sql import Window
 
         rel = self.rel
-        ctx = self._context()
-        with function_options(self._prepared_function_options()):
-            frame = translate(rel, ctx)
-        self._check_compiled_as_planned(ctx, frame)
+        frame = self._translated(self._context(read_once=True))
         updating, df = frame.updating, frame.df
         if updating and not _takes_changelog(target.options, primary_key):
             raise TableException(
@@ -414,7 +436,7 @@ class TableJob:
         stream = sys.stderr if options.get("standard-error") == "true" else None
         types = list(physical.types)
         p = self.parallelism
-        for row, part in self.rows_with_subtasks(self.frame(subtasks=p > 1)):
+        for row, part in self.rows_with_subtasks(self.frame(subtasks=p > 1, read_once=True)):
             if p > 1:
                 prefix = "%s%d> " % (identifier + ":" if identifier else "", part % p + 1)
             else:

@@ -20,7 +20,7 @@ what it finds at run time (a source's partitions) against them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Tuple
 
@@ -95,6 +95,10 @@ class Plan:
     # result is an updating changelog (-U/+U/-D besides +I)
     query: Optional[Any] = None
     updating: bool = False
+    # bounded tables the query reads more than once: read once, with what its uses need
+    # (``plan.reads.SharedRead``)
+    shared_reads: Mapping[Any, Any] = field(
+        default_factory=lambda: MappingProxyType({}))
 
     @property
     def mode(self) -> str:

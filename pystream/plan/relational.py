@@ -18,6 +18,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from pystream import graph
 from pystream.plan.planner import Operator, Plan, Stage
+from pystream.plan.reads import shared_reads
 from pystream.plan.settings import JobSettings
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
@@ -263,6 +264,10 @@ def plan_query(rel: ops.Rel, settings: JobSettings, query: Optional[Any] = None)
             "its changelog emitted as it updates" if updating else "insert-only"))
     if bounded and not settings.batch:
         settings = replace(settings, as_batch=reasons[-1])
+    shared = shared_reads(rel) if bounded else {}
+    for (table, _), read in shared.items():
+        reasons.append("table '%s' is read once for all its uses when the query runs to its "
+                       "end, into Spark's cache (%s)" % (table, read.describe()))
     stages: List[dict] = []
     stage_of: Dict[int, dict] = {}
     for node in nodes:
@@ -290,4 +295,4 @@ def plan_query(rel: ops.Rel, settings: JobSettings, query: Optional[Any] = None)
     empty: MappingProxyType = MappingProxyType({})
     return Plan(roots=(rel,), settings=settings, stages=frozen, bounded=bounded,
                 reasons=tuple(reasons), side_tags=empty, entries=empty, parallelisms=empty,
-                query=query, updating=updating)
+                query=query, updating=updating, shared_reads=MappingProxyType(shared))

@@ -36,7 +36,7 @@ from pystream.compiler.relational.projections import (
     table_aggregate_rows_frame,
     unnest_frame,
 )
-from pystream.compiler.relational.scans import connector_scan_frame, stream_scan_frame, values_frame
+from pystream.compiler.relational.scans import shared_scan_frame, stream_scan_frame, values_frame
 from pystream.compiler.relational.set_operations import set_op_frame
 from pystream.compiler.relational.sorting import sort_frame
 from pystream.compiler.relational.windows import (
@@ -54,7 +54,7 @@ __all__ = ["Frame", "Context", "context", "translate", "TRANSLATIONS", "SEQ", "O
 
 TRANSLATIONS: Dict[type, Callable[[ops.Rel, Context], Frame]] = {
     ops.Values: values_frame,
-    ops.ConnectorScan: connector_scan_frame,
+    ops.ConnectorScan: shared_scan_frame,
     ops.StreamScan: stream_scan_frame,
     ops.Correlate: correlate_frame,
     ops.Unnest: unnest_frame,

@@ -4,7 +4,7 @@ for a node's inputs, and the changelog helpers (``retractions``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Callable, List, Mapping, Optional, Set
+from typing import Any, Callable, Dict, List, Mapping, Optional, Set
 
 from pyspark.sql import Column, DataFrame, Window
 from pyspark.sql import functions as F
@@ -35,6 +35,10 @@ class Context:
     state_ttl_ms: Optional[int] = None  # table.exec.state.ttl (unbounded mode's keyed state)
     # the ids of the nodes translated (the job checks it followed its plan)
     translated: Set[int] = field(default_factory=set, repr=False)
+    # tables read more than once: what their uses need (``plan.reads.SharedRead``), and
+    # the cached frame each is read into (the job drops them from Spark's cache once it ran)
+    shared_reads: Mapping[Any, Any] = field(default_factory=dict)
+    shared_frames: Dict[Any, "Frame"] = field(default_factory=dict, repr=False)
 
 
 @dataclass(frozen=True)

@@ -3,9 +3,9 @@ and watermark) and tables made from DataStreams."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Optional
+from typing import List, Optional
 
-from pyspark.sql import DataFrame
+from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql import types as st
 
@@ -20,6 +20,7 @@ from pystream.compiler.relational.frames import (
     select_with_system_columns,
 )
 from pystream.errors import UnsupportedFeatureError
+from pystream.plan.reads import EVERYTHING, scan_key
 from pystream.plan.relational import is_bounded, reads_changelog
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
@@ -62,6 +63,47 @@ def connector_scan_frame(node: ops.ConnectorScan, ctx: Context) -> Frame:
     if ctx.unbounded and node.watermark is not None:
         frame = replace(frame, df=with_watermark(frame.df, *node.watermark))
     return frame
+
+
+def shared_scan_frame(node: ops.ConnectorScan, ctx: Context) -> Frame:
+    """A connector table's rows; a bounded table the query reads more than once
+    (``ctx.shared_reads``) is read once, into Spark's cache, with only the rows and fields
+    its uses need, and every use reads it from there."""
+    key = scan_key(node)
+    if ctx.unbounded or key not in ctx.shared_reads:
+        return connector_scan_frame(node, ctx)
+    if key not in ctx.shared_frames:
+        frame, read = connector_scan_frame(node, ctx), ctx.shared_reads[key]
+        df = frame.df if read.rows is None else frame.df.where(
+            F.coalesce(to_column(read.rows, node.schema), F.lit(False)))
+        df = df.select(*_kept_columns(df, node.schema, read.fields))
+        ctx.shared_frames[key] = replace(frame, df=df.persist())
+    return ctx.shared_frames[key]
+
+
+def _kept_columns(df: DataFrame, schema, paths) -> List[Column]:
+    """The columns of ``df`` with only what ``paths`` name kept: the others, and the other
+    fields of a ROW column that ``paths`` name fields of, are NULLs of their types (every
+    use still finds every field; the cache keeps little of them). All of it where a path
+    is ``()``."""
+    if EVERYTHING in paths:
+        return [quoted(c) for c in df.columns]
+    names = set(schema.names)
+    columns = []
+    for f in df.schema.fields:
+        column = quoted(f.name)
+        parts = {p[1] for p in paths if p[0] == f.name and len(p) > 1}
+        if f.name not in names or (f.name,) in paths:  # system columns (__seq...), or whole
+            columns.append(column)
+        elif parts and isinstance(f.dataType, st.StructType):
+            columns.append(F.struct(*[
+                (column[g.name] if g.name in parts else F.lit(None).cast(g.dataType))
+                .alias(g.name) for g in f.dataType.fields]).alias(f.name))
+        elif parts:
+            columns.append(column)
+        else:
+            columns.append(F.lit(None).cast(f.dataType).alias(f.name))
+    return columns
 
 
 def with_watermark(df: DataFrame, column: str, expr: ex.Expr) -> DataFrame:
