@@ -100,7 +100,7 @@ class TableJob:
         """The frame of the query, compiled as planned."""
         with function_options(self._prepared_function_options(ctx.compiler)):
             frame: Frame = translate(self.rel, ctx)
-        self._cached.extend(f.df for f in ctx.shared_frames.values())
+        self._cached.extend(f.df for f in ctx.shared_frames.values() if f is not None)
         self._check_compiled_as_planned(ctx, frame)
         return frame
 

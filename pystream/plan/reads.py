@@ -2,8 +2,10 @@
 fields its uses need. Pure: no Spark.
 
 Flink reads a source table once however many views select from it; Spark would scan (and
-parse) it once per use. The compiler reads such a table once instead, keeps the fields
-given here in Spark's cache, and gives every use its rows from there. A field is a path:
+parse) it once per use. Where every use filters the table's rows, the compiler reads it
+once instead, keeps the rows and fields given here in Spark's cache, and gives every use
+its rows from there (when a sample shows those rows are few: caching most of a table
+costs more than reading it again). A field is a path:
 ``('auction',)`` the whole column, ``('auction', 'id')`` one field of a ROW column, ``()``
 every column (what a query needs where this analysis cannot tell).
 """
@@ -30,9 +32,8 @@ _PLAIN = (ex.Column, ex.Literal, ex.Call, ex.Alias, ex.Cast, ex.Symbol, ex.Order
 
 @dataclass(frozen=True)
 class SharedRead:
-    """What a table read once keeps for its uses: the ``fields`` they need and, when every
-    use filters the table's rows, the ``rows`` any of them keeps (the conditions joined by
-    OR; None: every row)."""
+    """What a table read once keeps for its uses: the ``fields`` they need and the ``rows``
+    any of them keeps (their filters' conditions joined by OR; None: every row)."""
 
     fields: FrozenSet[Path]
     rows: Optional[ex.Expr]
@@ -40,7 +41,7 @@ class SharedRead:
     def describe(self) -> str:
         fields = "every field" if EVERYTHING in self.fields else \
             ", ".join(".".join(p) for p in sorted(self.fields))
-        return fields if self.rows is None else "%s; the rows where %s" % (
+        return fields if self.rows is None else "%s of the rows where %s" % (
             fields, expression_string(self.rows))
 
 
@@ -50,8 +51,8 @@ def scan_key(scan: ops.ConnectorScan) -> ScanKey:
 
 
 def shared_reads(rel: ops.Rel) -> Mapping[ScanKey, SharedRead]:
-    """Each bounded connector table that ``rel`` reads more than once, with what its uses
-    need of it."""
+    """Each bounded connector table that ``rel`` reads more than once, every use filtering
+    its rows, with what its uses need of it."""
     uses: Dict[ScanKey, int] = {}
     for scan in _scans(rel):
         uses[scan_key(scan)] = uses.get(scan_key(scan), 0) + 1
@@ -60,8 +61,9 @@ def shared_reads(rel: ops.Rel) -> Mapping[ScanKey, SharedRead]:
     needs: Dict[ScanKey, Set[Path]] = {}
     filters: Dict[ScanKey, List[Optional[ex.Expr]]] = {}
     _read(rel, {EVERYTHING}, needs, filters)
-    return {key: SharedRead(frozenset(needs[key]), _any_of(filters[key]))
-            for key, n in uses.items() if n > 1}
+    shared = {key: SharedRead(frozenset(needs[key]), _any_of(filters[key]))
+              for key, n in uses.items() if n > 1}
+    return {key: read for key, read in shared.items() if read.rows is not None}
 
 
 def _any_of(conditions: List[Optional[ex.Expr]]) -> Optional[ex.Expr]:

@@ -267,7 +267,8 @@ def plan_query(rel: ops.Rel, settings: JobSettings, query: Optional[Any] = None)
     shared = shared_reads(rel) if bounded else {}
     for (table, _), read in shared.items():
         reasons.append("table '%s' is read once for all its uses when the query runs to its "
-                       "end, into Spark's cache (%s)" % (table, read.describe()))
+                       "end and a sample shows they keep a quarter of its rows or less, into "
+                       "Spark's cache (%s)" % (table, read.describe()))
     stages: List[dict] = []
     stage_of: Dict[int, dict] = {}
     for node in nodes:

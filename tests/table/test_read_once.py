@@ -19,13 +19,18 @@ EVENTS = [
     {"kind": 0, "person": {"id": 2, "name": "bo", "city": "Rome"}, "item": None},
     {"kind": 1, "person": None, "item": {"id": 12, "seller": 1, "title": "rug"}},
 ]
+OTHERS = [{"kind": 2, "person": None, "item": None}] * 20  # rows neither use keeps
 
 
 @pytest.fixture(params=["streaming", "batch"])
 def joined(request, tmp_path):
+    return _joined(request.param == "streaming", tmp_path, EVENTS + OTHERS)
+
+
+def _joined(streaming: bool, tmp_path, events):
     path = tmp_path / "events.json"
-    path.write_text("".join(json.dumps(e) + "\n" for e in EVENTS))
-    settings = (EnvironmentSettings.in_streaming_mode() if request.param == "streaming"
+    path.write_text("".join(json.dumps(e) + "\n" for e in events))
+    settings = (EnvironmentSettings.in_streaming_mode() if streaming
                 else EnvironmentSettings.in_batch_mode())
     t_env = TableEnvironment.create(settings)
     t_env.execute_sql("""
@@ -47,9 +52,10 @@ def test_the_plan_reads_the_table_once_with_the_fields_its_uses_need(joined):
     (read,) = shared_reads(plan.roots[0]).values()
     assert sorted(read.fields) == [("item", "id"), ("item", "seller"), ("item", "title"),
                              ("kind",), ("person", "id"), ("person", "name")]
-    assert ("table 'events' is read once for all its uses when the query runs to its end, "
-            "into Spark's cache (item.id, item.seller, item.title, kind, person.id, "
-            "person.name; the rows where or(equals(kind, 1), equals(kind, 0)))") in plan.reasons
+    assert ("table 'events' is read once for all its uses when the query runs to its end "
+            "and a sample shows they keep a quarter of its rows or less, into Spark's cache "
+            "(item.id, item.seller, item.title, kind, person.id, person.name of the rows "
+            "where or(equals(kind, 1), equals(kind, 0)))") in plan.reasons
 
 
 def test_spark_scans_the_files_once_and_the_rows_are_the_same(joined):
@@ -59,6 +65,18 @@ def test_spark_scans_the_files_once_and_the_rows_are_the_same(joined):
     assert _scans_outside_the_cache(spark_plan) == 0
     rows = sorted((r[0], r[1]) for r in joined.execute().collect())
     assert rows == [("ann", 10), ("ann", 12)]
+
+
+def test_a_table_whose_uses_keep_most_of_its_rows_is_read_by_each_use(tmp_path):
+    """Caching most of a table costs more than reading it again."""
+    joined = _joined(True, tmp_path, EVENTS)
+    job = TableJob(plan_of(joined))
+    spark_plan = job.spark_plan()
+    assert "InMemoryTableScan" not in spark_plan and _scans_outside_the_cache(spark_plan) == 2
+    job.frame(read_once=True)
+    assert not job.cached_frames
+    assert sorted((r[0], r[1]) for r in joined.execute().collect()) == [("ann", 10),
+                                                                         ("ann", 12)]
 
 
 def test_a_run_keeps_the_table_in_sparks_cache_until_it_ended(joined):

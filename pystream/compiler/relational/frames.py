@@ -36,9 +36,10 @@ class Context:
     # the ids of the nodes translated (the job checks it followed its plan)
     translated: Set[int] = field(default_factory=set, repr=False)
     # tables read more than once: what their uses need (``plan.reads.SharedRead``), and
-    # the cached frame each is read into (the job drops them from Spark's cache once it ran)
+    # the cached frame each is read into (None: read by each use; the job drops them from
+    # Spark's cache once it ran)
     shared_reads: Mapping[Any, Any] = field(default_factory=dict)
-    shared_frames: Dict[Any, "Frame"] = field(default_factory=dict, repr=False)
+    shared_frames: Dict[Any, Optional["Frame"]] = field(default_factory=dict, repr=False)
 
 
 @dataclass(frozen=True)

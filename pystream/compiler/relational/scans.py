@@ -68,17 +68,33 @@ def connector_scan_frame(node: ops.ConnectorScan, ctx: Context) -> Frame:
 def shared_scan_frame(node: ops.ConnectorScan, ctx: Context) -> Frame:
     """A connector table's rows; a bounded table the query reads more than once
     (``ctx.shared_reads``) is read once, into Spark's cache, with only the rows and fields
-    its uses need, and every use reads it from there."""
+    its uses need, and every use reads it from there: when a sample of its leading rows
+    shows that its uses keep at most ``MOST_KEPT`` of them (caching most of a table costs
+    more than reading it again)."""
     key = scan_key(node)
     if ctx.unbounded or key not in ctx.shared_reads:
         return connector_scan_frame(node, ctx)
     if key not in ctx.shared_frames:
         frame, read = connector_scan_frame(node, ctx), ctx.shared_reads[key]
-        df = frame.df if read.rows is None else frame.df.where(
-            F.coalesce(to_column(read.rows, node.schema), F.lit(False)))
+        kept = F.coalesce(to_column(read.rows, node.schema), F.lit(False))
+        if _share_kept(frame.df, kept) > MOST_KEPT:
+            ctx.shared_frames[key] = None
+            return frame
+        df = frame.df.where(kept)
         df = df.select(*_kept_columns(df, node.schema, read.fields))
         ctx.shared_frames[key] = replace(frame, df=df.persist())
-    return ctx.shared_frames[key]
+    shared = ctx.shared_frames[key]
+    return connector_scan_frame(node, ctx) if shared is None else shared
+
+
+SAMPLE_ROWS = 10000  # the leading rows of a table read once whose share kept is measured
+MOST_KEPT = 0.25
+
+
+def _share_kept(df: DataFrame, kept: Column) -> float:
+    """The share of ``df``'s leading ``SAMPLE_ROWS`` rows where ``kept`` holds (0 for none)."""
+    share = df.limit(SAMPLE_ROWS).agg(F.avg(kept.cast("double"))).first()[0]
+    return share or 0.0
 
 
 def _kept_columns(df: DataFrame, schema, paths) -> List[Column]:
