@@ -115,6 +115,16 @@ class TableJob:
         for df in cached:
             df.unpersist()
 
+    @contextlib.contextmanager
+    def _uncached_if_it_fails(self) -> Iterator[None]:
+        """A run that fails drops what it kept in Spark's cache too (``ended`` does it for
+        one that succeeds)."""
+        try:
+            yield
+        except BaseException:
+            self._uncache()
+            raise
+
     def _prepared_function_options(self, compiler=None) -> FunctionOptions:
         """What the job's user functions are told (job parameters, async options), with the
         Python dependencies they travel with (``add_python_file``, ``set_python_requirements``,
@@ -333,7 +343,8 @@ class TableJob:
         def rows() -> CloseableIterator:
             if not done:  # the job runs once; collect() and print() share its rows
                 started = time.time()
-                cached.extend(self.rows(frame))
+                with self._uncached_if_it_fails():
+                    cached.extend(self.rows(frame))
                 self.ended(self._name("collect"), started)
                 done.append(True)
             return CloseableIterator(iter(list(cached)))
@@ -356,7 +367,8 @@ class TableJob:
                 rows = list(leading)
         else:
             started = time.time()
-            rows = list(self.rows())
+            with self._uncached_if_it_fails():
+                rows = list(self.rows())
             self.ended(self._name("collect"), started)
         final = _final_rows(rows) if self.streaming else rows
         return pd.DataFrame([list(r) for r in final], columns=names)
@@ -371,6 +383,18 @@ class TableJob:
             return self._unbounded_insert(name, target, physical, primary_key,
                                           metadata)
         started = time.time()
+        with self._uncached_if_it_fails():
+            self._write(name, target, physical, primary_key, metadata, overwrite)
+        self.ended(self._name("insert-into_default_catalog.default_database.%s" % name),
+                   started)
+        column = "default_catalog.default_database.%s" % name
+        result = TableResult.of_rows([column], [DataTypes.BIGINT()], [(-1,)], self.streaming)
+        result._job_client = StatementClient(self)
+        return result
+
+    def _write(self, name: str, target: CatalogTable, physical: Schema, primary_key,
+               metadata: Dict[str, str], overwrite: bool) -> None:
+        """The bounded query's rows into ``target``, by its connector."""
         connector = target.options.get("connector")
         if connector == "print":
             self._print(physical, target.options)
@@ -388,17 +412,11 @@ class TableJob:
                 raise TableException(
                     "Table sink '%s' doesn't support consuming update changes." % name)
             columns = [quoted(a).cast(f.data_type.spark_type()).alias(f.name)
-                       for a, f in zip(rel.schema.names, physical)]
+                       for a, f in zip(self.rel.schema.names, physical)]
             kinds = [F.col(OP)] if updating else []
             with spark_job_errors():
                 writer(df.select(*columns, *kinds), target.options, physical,
                        list(target.partition_keys), overwrite)
-        self.ended(self._name("insert-into_default_catalog.default_database.%s" % name),
-                   started)
-        column = "default_catalog.default_database.%s" % name
-        result = TableResult.of_rows([column], [DataTypes.BIGINT()], [(-1,)], self.streaming)
-        result._job_client = StatementClient(self)
-        return result
 
     def _to_keyed_sink(self, name: str, target: CatalogTable,
                        physical: Schema, primary_key, metadata: Dict[str, str]) -> None:

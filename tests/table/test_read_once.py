@@ -107,3 +107,27 @@ def _scans_outside_the_cache(spark_plan: str) -> int:
 def _in_cache(df) -> bool:
     level = df.storageLevel
     return level.useMemory or level.useDisk
+
+
+def test_a_run_that_fails_drops_the_table_from_sparks_cache(joined):
+    from pystream.table.types import DataTypes
+    from pystream.table.udf import udf
+
+    @udf(result_type=DataTypes.STRING())
+    def boom(name):
+        raise ValueError("no names today")
+
+    job = TableJob(plan_of(joined.select(boom(joined.name))))
+    result = job.query_result()
+    assert job.cached_frames  # read once: the run keeps the table in Spark's cache
+    with pytest.raises(Exception, match="no names today"):
+        result.collect()
+    assert not job.cached_frames
+
+
+def test_a_malformed_record_among_the_leading_rows_fails_the_run_as_it_says(tmp_path):
+    path = tmp_path / "events.json"
+    joined = _joined(True, tmp_path, EVENTS + OTHERS)
+    path.write_text(path.read_text() + "{not json\n")
+    with pytest.raises(Exception, match="does not parse"):
+        joined.execute().collect()
