@@ -176,14 +176,16 @@ class TableJob:
         return (duration_millis(str(ttl)) or None) if ttl else None
 
     def frame(self, subtasks: bool = False, compiler=None, ordered: bool = True,
-              read_once: bool = False):
+              read_once: bool = False, in_each_partition: bool = False):
         """The Spark DataFrame of the query's rows in order, with ``__op`` when updating (and,
         with ``subtasks``, ``__part``: the Spark partition each row was computed in). An
         unbounded query is a streaming DataFrame, in a job of ``compiler``. Without
         ``ordered`` (a sink that discards its rows) the rows stay in the partitions they are
         computed in, not gathered into one and sorted. With ``read_once`` (a run to the
         end, which ``ended`` follows) a table read more than once is read once, into Spark's
-        cache."""
+        cache. With ``in_each_partition`` an insert-only result is in order within each
+        partition, not gathered into one (a sink whose parallel tasks write their own
+        files, as Flink's subtasks do)."""
         if compiler is None and self.unbounded:
             return self._unbounded_plan()
         ctx = self._context(compiler, read_once)
@@ -195,7 +197,9 @@ class TableJob:
         df = frame.df.withColumn(PART, F.spark_partition_id()) if subtasks else frame.df
         part = [F.col(PART)] if subtasks else []
         updating = ctx.changelog and frame.updating
-        if ctx.changelog and ordered:
+        if ctx.changelog and ordered and in_each_partition and not updating:
+            df = df.sortWithinPartitions(SEQ)
+        elif ctx.changelog and ordered:
             df = _in_order(df, SEQ, SUB) if updating else _in_order(df, SEQ)
         return df.select(*names, *([F.col(OP)] if updating else []), *part), updating
 
@@ -406,8 +410,9 @@ class TableJob:
                 raise ValidationException(
                     "Connector '%s' can only be used as a source. It cannot be used as a sink."
                     % connector)
-            df, updating = self.frame(ordered=connector not in UNORDERED_SINKS,
-                                      read_once=True)
+            df, updating = self.frame(
+                ordered=connector not in UNORDERED_SINKS, read_once=True,
+                in_each_partition=connector in PARALLEL_FILE_SINKS and self.parallelism > 1)
             if updating and not _takes_changelog(target.options, primary_key):
                 raise TableException(
                     "Table sink '%s' doesn't support consuming update changes." % name)
@@ -464,6 +469,8 @@ class TableJob:
 
 # sinks whose rows nobody sees, so their order needs no sort
 UNORDERED_SINKS = ("blackhole",)
+# sinks whose parallel tasks each write their own files, in their rows' order
+PARALLEL_FILE_SINKS = ("filesystem",)
 
 
 def _changelog(updating: bool) -> str:
