@@ -94,11 +94,11 @@ MOST_KEPT = 0.25
 def _share_kept(df: DataFrame, kept: Column) -> float:
     """The share of ``df``'s leading ``SAMPLE_ROWS`` rows where ``kept`` holds (0 for none;
     1 when they cannot be read: the run then reads the table and reports why it fails)."""
-    try:
-        share = df.limit(SAMPLE_ROWS).agg(F.avg(kept.cast("double"))).first()[0]
+    try:  # a collected LIMIT reads the first split alone, more only if it must
+        sample = df.select(kept.alias("kept")).limit(SAMPLE_ROWS).collect()
     except Exception:  # noqa: BLE001 - a malformed record, a missing file: the run says
         return 1.0
-    return share or 0.0
+    return sum(row.kept for row in sample) / len(sample) if sample else 0.0
 
 
 def _kept_columns(df: DataFrame, schema, paths) -> List[Column]:
