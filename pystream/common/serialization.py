@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+from pystream.common.codecs import AvroCodec, CsvCodec, JsonCodec
+from pystream.common.formatting import java_formatter
 from pystream.common.typeinfo import TypeInformation, Types
 from pystream.common.types import Row  # noqa: F401 - used in the doctest
 from pystream.errors import UnsupportedFeatureError
@@ -102,8 +104,6 @@ class Encoder:
 
     def encoder_for(self, type_info: TypeInformation):
         """The ``value -> bytes`` function for records of ``type_info``."""
-        from pystream.runtime.files import java_formatter
-
         text, charset = java_formatter(type_info), self.charset
         return lambda value: (text(value) + "\n").encode(charset)
 
@@ -134,8 +134,6 @@ class JsonRowSerializationSchema(SerializationSchema):
     """
 
     def __init__(self, type_info: TypeInformation):
-        from pystream.runtime.codecs import JsonCodec
-
         self._type_info = type_info
         self._codec = JsonCodec(type_info)
 
@@ -168,8 +166,6 @@ class JsonRowDeserializationSchema(DeserializationSchema):
 
     def __init__(self, type_info: TypeInformation, fail_on_missing_field: bool = False,
                  ignore_parse_errors: bool = False):
-        from pystream.runtime.codecs import JsonCodec
-
         self._type_info = type_info
         self._codec = JsonCodec(type_info, fail_on_missing_field, ignore_parse_errors)
 
@@ -288,8 +284,6 @@ class CsvRowSerializationSchema(SerializationSchema):
             return self
 
         def build(self) -> "CsvRowSerializationSchema":
-            from pystream.runtime.codecs import CsvCodec
-
             return CsvRowSerializationSchema(CsvCodec(self._type_info, **self._options))
 
 
@@ -345,8 +339,6 @@ class CsvRowDeserializationSchema(DeserializationSchema):
             return self
 
         def build(self) -> "CsvRowDeserializationSchema":
-            from pystream.runtime.codecs import CsvCodec
-
             return CsvRowDeserializationSchema(CsvCodec(self._type_info, **self._options))
 
 
@@ -360,8 +352,6 @@ def _avro_codec(record_class: Optional[str], avro_schema_string: Optional[str]):
     if avro_schema_string is None:
         raise UnsupportedFeatureError("Avro record_class: Java classes do not exist in "
                                       "pystream; pass avro_schema_string instead")
-    from pystream.runtime.codecs import AvroCodec
-
     return AvroCodec(avro_schema_string)
 
 

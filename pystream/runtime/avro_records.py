@@ -6,7 +6,7 @@ import io
 import json
 from typing import List, Optional
 
-from pystream.runtime.codecs import _fastavro
+from pystream.common.codecs import _fastavro
 
 
 class AvroDecoder:

@@ -17,70 +17,21 @@ import re
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Callable, Iterator, List, Optional
+from typing import Iterator, List, Optional
 
 import pyarrow as pa
 
 from pystream.common.typeinfo import (
-    MapTypeInfo,
-    PickledBytesTypeInfo,
-    RowTypeInfo,
-    TupleTypeInfo,
     TypeInformation,
-    Types,
-    _ElementTypeInfo,
 )
-from pystream.common.types import Row
 from pystream.runtime import filesystems, records
 from pystream.runtime.errors import operator_failure
 from pystream.runtime.filesystems import Directory
-from pystream.runtime.formatting import java_string
 from pystream.runtime.layout import Layout
 from pystream.runtime.records import ROW_KIND
 
 RESULT_SCHEMA = "path string, records long"
 _RESULT_ARROW = pa.schema([("path", pa.string()), ("records", pa.int64())])
-
-
-def java_to_string(value, type_info: TypeInformation) -> str:
-    """Java's ``toString`` of a record, as Flink's SimpleStringEncoder writes it:
-    ``+I[1, a]`` for a row, ``(1,a)`` for a tuple, ``[1, 2]`` for an array, ``{k=v}``."""
-    return java_formatter(type_info)(value)
-
-
-def java_formatter(type_info: TypeInformation) -> Callable[[object], str]:
-    """``java_to_string`` for values of one type, with the type's dispatch done once."""
-    if isinstance(type_info, PickledBytesTypeInfo):
-        return lambda v: v if isinstance(v, str) else str(v)
-    if isinstance(type_info, RowTypeInfo):
-        fields = [java_formatter(t) for t in type_info.get_field_types()]
-
-        def row(v):
-            if v is None:
-                return "null"
-            values = v._values if isinstance(v, Row) else v
-            kind = str(v.get_row_kind()) if isinstance(v, Row) else "+I"
-            return "%s[%s]" % (kind, ", ".join([f(x) for f, x in zip(fields, values)]))
-        return row
-    if isinstance(type_info, TupleTypeInfo):
-        fields = [java_formatter(t) for t in type_info.get_field_types()]
-        return lambda v: "null" if v is None else "(%s)" % ",".join(
-            [f(x) for f, x in zip(fields, v)])
-    if isinstance(type_info, MapTypeInfo):
-        key = java_formatter(type_info._key_type_info)
-        value = java_formatter(type_info._value_type_info)
-        return lambda v: "null" if v is None else "{%s}" % ", ".join(
-            ["%s=%s" % (key(k), value(x)) for k, x in v.items()])
-    if isinstance(type_info, _ElementTypeInfo):
-        element = java_formatter(type_info.element_type)
-        return lambda v: ("null" if v is None else java_string(v, type_info)
-                          if isinstance(v, (bytes, bytearray))
-                          else "[%s]" % ", ".join([element(x) for x in v]))
-    if type_info == Types.STRING():
-        return lambda v: "null" if v is None else v
-    if type_info in (Types.LONG(), Types.INT(), Types.SHORT(), Types.BYTE()):
-        return lambda v: "null" if v is None else str(v)
-    return lambda v: java_string(v, type_info)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -23,10 +23,10 @@ import pyarrow as pa
 from pyspark.sql.datasource import DataSourceStreamReader, InputPartition
 from pyspark.sql.streaming.datasource import SupportsTriggerAvailableNow
 
+from pystream.common.codecs import DeserializationError
 from pystream.common.typeinfo import Types
 from pystream.errors import UnsupportedFeatureError
 from pystream.runtime import records
-from pystream.runtime.codecs import DeserializationError
 from pystream.runtime.errors import operator_failure
 from pystream.runtime.layout import Layout, timestamps_to_arrow
 from pystream.runtime.pysource import ReadSpec
@@ -181,7 +181,8 @@ class KafkaOffsetResolver:
         if kind == "committed":
             result = {tp: consumer.committed(tp) for tp in tps}
         else:
-            result = {tp: initializer.offsets.get(_flink_tp(tp)) for tp in tps}
+            given = {(p.topic, p.partition): o for p, o in initializer.offsets.items()}
+            result = {tp: given.get((tp.topic, tp.partition)) for tp in tps}
         missing = [tp for tp, off in result.items() if off is None]
         if missing:
             reset = initializer.reset.name
@@ -205,12 +206,6 @@ class KafkaOffsetResolver:
                                   for t, parts in offsets.items() for p, o in parts.items()})
         except Exception:  # noqa: BLE001 - committing is for monitoring only
             pass
-
-
-def _flink_tp(tp):
-    from pystream.datastream.connectors.kafka import KafkaTopicPartition
-
-    return KafkaTopicPartition(tp.topic, tp.partition)
 
 
 def _name(tp) -> str:

@@ -8,7 +8,7 @@ from decimal import Decimal
 from typing import Iterable, List, Optional
 
 from pystream.common import data_types as T
-from pystream.runtime.formatting import java_double as java
+from pystream.common.formatting import java_double as java
 
 __all__ = ["flink_string", "tableau_lines", "changelog_line", "java_double", "java_float"]
 

@@ -298,9 +298,8 @@ UPWARD_IMPORTS = {
     ("pystream.compiler.udfs", "pystream.table"),
     # user-facing function, state and window classes the workers call
     *[("pystream.runtime." + m, "pystream.datastream")
-      for m in ("async_io", "context", "kafka", "keyed", "keyed_broadcast", "partitioning",
+      for m in ("async_io", "context", "keyed", "keyed_broadcast", "partitioning",
                 "stage", "state", "windows")],
-    ("pystream.common.serialization", "pystream.runtime"),  # codecs of the serialization schemas
 }
 
 

@@ -19,6 +19,7 @@ from pystream.datastream.connectors.kafka import (
     KafkaRecordSerializationSchema,
     KafkaSink,
     KafkaSource,
+    KafkaTopicPartition,
 )
 from pystream.datastream.formats.json import JsonRowSerializationSchema
 from pystream.errors import JobExecutionError
@@ -106,6 +107,13 @@ def test_starts_from_the_group_committed_offsets(env, kafka_servers, topic):
     committed = KafkaOffsetsInitializer.committed_offsets(KafkaOffsetResetStrategy.EARLIEST)
     source = bounded_source(kafka_servers, topic, group="g1", start=committed)
     assert read(env, source) == ["b", "c", "d"]
+
+
+def test_starts_from_given_offsets_per_partition(env, kafka_servers, topic):
+    produce(kafka_servers, topic, ["a", "b", "c", "d", "e", "f"])  # a, c, e | b, d, f
+    given = KafkaOffsetsInitializer.offsets({KafkaTopicPartition(topic, 0): 1,
+                                             KafkaTopicPartition(topic, 1): 2})
+    assert read(env, bounded_source(kafka_servers, topic, start=given)) == ["c", "e", "f"]
 
 
 def test_legacy_producer_and_consumer(streaming_env, kafka_servers, topic):

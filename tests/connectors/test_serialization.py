@@ -8,6 +8,7 @@ import decimal
 import pytest
 
 from pystream.common import Row, Types
+from pystream.common.codecs import DeserializationError
 from pystream.common.serialization import (
     AvroRowDeserializationSchema,
     AvroRowSerializationSchema,
@@ -17,7 +18,6 @@ from pystream.common.serialization import (
     JsonRowSerializationSchema,
     SimpleStringSchema,
 )
-from pystream.runtime.codecs import DeserializationError
 
 ROW = Types.ROW_NAMED(["id", "name", "score", "ok"],
                       [Types.INT(), Types.STRING(), Types.DOUBLE(), Types.BOOLEAN()])

@@ -2,7 +2,7 @@ import datetime
 import decimal
 
 from pystream.common import Row, RowKind, Types
-from pystream.runtime.formatting import java_string
+from pystream.common.formatting import java_string
 
 # Java's toString of the values, as Flink's print sink and text files show them (checked on
 # PyFlink 2.3; arrays print as lists, where Flink prints Java array references). A ROW record

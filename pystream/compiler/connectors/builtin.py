@@ -7,6 +7,7 @@ import sys
 import pyarrow as pa
 
 from pystream import graph
+from pystream.common.formatting import java_string, python_row_string
 from pystream.common.typeinfo import RowTypeInfo, Types
 from pystream.compiler.flow import Flow
 from pystream.compiler.sink_helpers import (
@@ -25,7 +26,6 @@ from pystream.datastream.connectors.discarding import DiscardingSink
 from pystream.datastream.connectors.number_seq import NumberSequenceSource
 from pystream.errors import UnsupportedFeatureError
 from pystream.runtime import pysource, records
-from pystream.runtime.formatting import java_string, python_row_string
 from pystream.runtime.layout import Layout
 
 # -- sources

@@ -16,6 +16,7 @@ import time
 import uuid
 
 from pystream import graph
+from pystream.common.codecs import DeserializationError
 from pystream.common.typeinfo import Types
 from pystream.compiler.flow import Flow
 from pystream.compiler.sink_helpers import RunningQuery, SinkPlan
@@ -23,7 +24,6 @@ from pystream.compiler.source_helpers import retyped
 from pystream.datastream.connectors.file_system import BulkFormat, FileSink, FileSource
 from pystream.errors import PystreamError
 from pystream.runtime import filesystems, records
-from pystream.runtime.codecs import DeserializationError
 from pystream.runtime.files import FileBatchCommitter, PartFileSpec, write_batch
 from pystream.runtime.layout import Layout
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import List, Optional
 
+from pystream.common.codecs import CsvCodec
 from pystream.common.data_types import DataType, DataTypes, RowType
 from pystream.common.serialization import (
     CsvRowDeserializationSchema,
@@ -18,7 +19,6 @@ from pystream.common.serialization import (
 )
 from pystream.common.typeinfo import TypeInformation
 from pystream.datastream.connectors.file_system import StreamFormat
-from pystream.runtime.codecs import CsvCodec
 
 __all__ = ["CsvSchema", "CsvSchemaBuilder", "CsvReaderFormat", "CsvBulkWriters",
            "CsvRowDeserializationSchema", "CsvRowSerializationSchema"]

@@ -7,6 +7,7 @@ import datetime
 import decimal
 import math
 import struct
+from typing import Callable
 
 from pystream.common.time import Instant
 from pystream.common.typeinfo import (
@@ -17,6 +18,7 @@ from pystream.common.typeinfo import (
     RowTypeInfo,
     TupleTypeInfo,
     TypeInformation,
+    Types,
     _ElementTypeInfo,
 )
 from pystream.common.types import Row
@@ -119,3 +121,40 @@ def _java(value, t) -> str:
     if isinstance(value, datetime.date):
         return value.isoformat()
     return str(value)
+
+
+def java_formatter(type_info: TypeInformation) -> Callable[[object], str]:
+    """Java's ``toString`` of records of one type, as Flink's SimpleStringEncoder writes them
+    (``+I[1, a]`` for a row, ``(1,a)`` for a tuple, ``[1, 2]`` for an array, ``{k=v}``), with
+    the type's dispatch done once."""
+    if isinstance(type_info, PickledBytesTypeInfo):
+        return lambda v: v if isinstance(v, str) else str(v)
+    if isinstance(type_info, RowTypeInfo):
+        fields = [java_formatter(t) for t in type_info.get_field_types()]
+
+        def row(v):
+            if v is None:
+                return "null"
+            values = v._values if isinstance(v, Row) else v
+            kind = str(v.get_row_kind()) if isinstance(v, Row) else "+I"
+            return "%s[%s]" % (kind, ", ".join([f(x) for f, x in zip(fields, values)]))
+        return row
+    if isinstance(type_info, TupleTypeInfo):
+        fields = [java_formatter(t) for t in type_info.get_field_types()]
+        return lambda v: "null" if v is None else "(%s)" % ",".join(
+            [f(x) for f, x in zip(fields, v)])
+    if isinstance(type_info, MapTypeInfo):
+        key = java_formatter(type_info._key_type_info)
+        value = java_formatter(type_info._value_type_info)
+        return lambda v: "null" if v is None else "{%s}" % ", ".join(
+            ["%s=%s" % (key(k), value(x)) for k, x in v.items()])
+    if isinstance(type_info, _ElementTypeInfo):
+        element = java_formatter(type_info.element_type)
+        return lambda v: ("null" if v is None else java_string(v, type_info)
+                          if isinstance(v, (bytes, bytearray))
+                          else "[%s]" % ", ".join([element(x) for x in v]))
+    if type_info == Types.STRING():
+        return lambda v: "null" if v is None else v
+    if type_info in (Types.LONG(), Types.INT(), Types.SHORT(), Types.BYTE()):
+        return lambda v: "null" if v is None else str(v)
+    return lambda v: java_string(v, type_info)

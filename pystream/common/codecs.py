@@ -17,6 +17,7 @@ import io
 import json
 from typing import Any, List, Optional
 
+from pystream.common.formatting import java_double
 from pystream.common.time import Instant
 from pystream.common.typeinfo import (
     BasicType,
@@ -36,7 +37,6 @@ from pystream.common.typeinfo import (
 )
 from pystream.common.types import Row
 from pystream.errors import UnsupportedFeatureError
-from pystream.runtime.formatting import java_double
 
 _INTEGRAL = {BasicType.BYTE, BasicType.SHORT, BasicType.INT, BasicType.LONG, BasicType.BIG_INT}
 
