@@ -1,6 +1,8 @@
 """Durations, time intervals and instants (pure Python, no JVM)."""
 from __future__ import annotations
 
+import re
+
 __all__ = ["Duration", "Instant", "Time"]
 
 
@@ -135,3 +137,20 @@ def to_millis(duration) -> int:
     if isinstance(duration, (Duration, Time)):
         return duration.to_milliseconds()
     return int(duration)
+
+
+_UNIT_MILLIS = {"ms": 1, "milli": 1, "millis": 1, "millisecond": 1, "milliseconds": 1,
+                "s": 1000, "sec": 1000, "secs": 1000, "second": 1000, "seconds": 1000,
+                "m": 60_000, "min": 60_000, "mins": 60_000, "minute": 60_000,
+                "minutes": 60_000, "h": 3_600_000, "hour": 3_600_000, "hours": 3_600_000,
+                "d": 86_400_000, "day": 86_400_000, "days": 86_400_000}
+
+
+def duration_millis(text: str) -> int:
+    """Milliseconds of a Flink duration setting: ``"500"`` (ms), ``"5 s"``, ``"1min"``."""
+    match = re.fullmatch(r"\s*(-?\d+)\s*([a-zA-Z]*)\s*", text)
+    unit = match.group(2).lower() if match else None
+    if unit is not None and (not unit or unit in _UNIT_MILLIS):
+        return int(match.group(1)) * _UNIT_MILLIS.get(unit, 1)
+    raise ValueError("Could not parse duration %r: expected a number with an optional unit "
+                     "(ms, s, min, h, d)" % text)

@@ -21,6 +21,7 @@ from pyspark.sql import functions as F
 from pystream import graph
 from pystream.common.data_types import BinaryType, DataTypes, VarBinaryType
 from pystream.common.job import CompletableFuture, JobID, JobStatus
+from pystream.common.time import duration_millis
 from pystream.common.typeinfo import Types
 from pystream.common.types import Row, RowKind
 from pystream.compiler import table_connectors
@@ -170,8 +171,6 @@ class TableJob:
     def _state_ttl_ms(self) -> Optional[int]:
         """``table.exec.state.ttl``: how long a key's state lives after its last change
         (None, or 0 as in Flink: for ever)."""
-        from pystream.datastream.checkpoint_config import duration_millis
-
         ttl = self.config.get("table.exec.state.ttl")
         return (duration_millis(str(ttl)) or None) if ttl else None
 
@@ -255,8 +254,6 @@ class TableJob:
         """JobSettings from Flink's checkpoint options in the TableConfig (``SET`` in SQL):
         ``execution.checkpointing.interval`` and ``execution.checkpointing.dir`` (or
         ``state.checkpoints.dir``)."""
-        from pystream.datastream.checkpoint_config import duration_millis
-
         changes = {}
         interval = self.config.get("execution.checkpointing.interval")
         if interval:

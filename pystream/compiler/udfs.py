@@ -18,6 +18,7 @@ from pyspark.sql import functions as F
 
 from pystream.common import data_types as T
 from pystream.common.data_types import DataType, RowType
+from pystream.common.time import duration_millis
 from pystream.metrics import MetricGroup
 from pystream.runtime.dependencies import Bundle, shipped
 from pystream.runtime.errors import operator_failure
@@ -68,8 +69,6 @@ class FunctionOptions:
            metrics: Optional[MetricsTarget] = None) -> "FunctionOptions":
         """The options of a table config's keys and values (and the dependencies' bundle,
         the job's metrics)."""
-        from pystream.datastream.checkpoint_config import duration_millis
-
         parameters = {}
         for pair in (config.get("pipeline.global-job-parameters") or "").split(","):
             key, _, value = pair.partition(":")

@@ -7,33 +7,16 @@ older ``state.checkpoints.dir``) every sink's query keeps its checkpoint under
 """
 from __future__ import annotations
 
-import re
 from enum import Enum
 from typing import Optional
 
-from pystream.common.time import Duration
+from pystream.common.time import Duration, duration_millis
 
 __all__ = ["CheckpointingMode", "CheckpointConfig", "ExternalizedCheckpointRetention"]
 
 CHECKPOINT_DIR_KEYS = ("execution.checkpointing.dir", "state.checkpoints.dir",
                        "state.backend.fs.checkpointdir")  # the key, then deprecated ones
 INTERVAL_KEY = "execution.checkpointing.interval"
-_UNIT_MILLIS = {"ms": 1, "milli": 1, "millis": 1, "millisecond": 1, "milliseconds": 1,
-                "s": 1000, "sec": 1000, "secs": 1000, "second": 1000, "seconds": 1000,
-                "m": 60_000, "min": 60_000, "mins": 60_000, "minute": 60_000,
-                "minutes": 60_000, "h": 3_600_000, "hour": 3_600_000, "hours": 3_600_000,
-                "d": 86_400_000, "day": 86_400_000, "days": 86_400_000}
-
-
-def duration_millis(text: str) -> int:
-    """Milliseconds of a Flink duration setting: ``"500"`` (ms), ``"5 s"``, ``"1min"``."""
-    match = re.fullmatch(r"\s*(-?\d+)\s*([a-zA-Z]*)\s*", text)
-    unit = match.group(2).lower() if match else None
-    if unit is not None and (not unit or unit in _UNIT_MILLIS):
-        return int(match.group(1)) * _UNIT_MILLIS.get(unit, 1)
-    raise ValueError("Could not parse duration %r: expected a number with an optional unit "
-                     "(ms, s, min, h, d)" % text)
-
 
 class CheckpointingMode(Enum):
     """EXACTLY_ONCE or AT_LEAST_ONCE (Spark's micro-batch checkpoints are exactly-once for

@@ -10,13 +10,10 @@ from pystream.common.configuration import Configuration
 from pystream.common.execution_config import ExecutionConfig
 from pystream.common.io import InputFormat
 from pystream.common.job import JobClient, JobExecutionResult
+from pystream.common.time import duration_millis
 from pystream.common.typeinfo import TypeInformation, Types
 from pystream.common.watermark_strategy import WatermarkStrategy
-from pystream.datastream.checkpoint_config import (
-    CheckpointConfig,
-    CheckpointingMode,
-    duration_millis,
-)
+from pystream.datastream.checkpoint_config import CheckpointConfig, CheckpointingMode
 from pystream.datastream.connectors.base import Source
 from pystream.datastream.connectors.collection import CollectionSource, SocketSource
 from pystream.datastream.connectors.file_system import FileSource, StreamFormat

@@ -294,7 +294,6 @@ UPWARD_IMPORTS = {
     ("pystream.compiler.table_job", "pystream.datastream"),
     ("pystream.compiler.table_job", "pystream.table"),
     ("pystream.compiler.connectors.table", "pystream.table"),
-    ("pystream.compiler.udfs", "pystream.datastream"),
     ("pystream.compiler.udfs", "pystream.table"),
     # user-facing function, state and window classes the workers call
     *[("pystream.runtime." + m, "pystream.datastream")
