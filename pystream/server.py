@@ -142,7 +142,7 @@ _WARM_UP = """
 from pystream.common import Types, WatermarkStrategy
 from pystream.common.watermark_strategy import TimestampAssigner
 from pystream.datastream import StreamExecutionEnvironment
-from pystream.datastream.window import EventTimeSessionWindows, TumblingEventTimeWindows
+from pystream.core.window import EventTimeSessionWindows, TumblingEventTimeWindows
 from pystream.common.time import Time
 
 class Stamp(TimestampAssigner):

@@ -5,13 +5,13 @@ import inspect
 from typing import Optional
 
 from pystream.common.typeinfo import TypeInformation
-from pystream.datastream import async_retry_strategies
-from pystream.datastream.data_stream import DataStream
-from pystream.datastream.functions import (
+from pystream.core.functions import (
     AsyncFunction,
     AsyncFunctionDescriptor,
     AsyncRetryStrategy,
 )
+from pystream.datastream import async_retry_strategies
+from pystream.datastream.data_stream import DataStream
 
 __all__ = ["AsyncDataStream"]
 

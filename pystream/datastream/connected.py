@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Callable, Optional, Sequence, Union
 
 from pystream import graph
 from pystream.common.typeinfo import TypeInformation, Types
-from pystream.datastream.functions import (
+from pystream.core.functions import (
     BroadcastProcessFunction,
     CoFlatMapFunction,
     CoMapFunction,
@@ -26,7 +26,7 @@ from pystream.datastream.functions import (
     KeySelector,
     ProcessFunction,
 )
-from pystream.datastream.state import MapStateDescriptor
+from pystream.core.state import MapStateDescriptor
 
 if TYPE_CHECKING:  # pragma: no cover
     from pystream.datastream.data_stream import DataStream

@@ -10,18 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Union
 from pystream import graph
 from pystream.common.typeinfo import RowTypeInfo, TupleTypeInfo, TypeInformation, Types
 from pystream.common.watermark_strategy import WatermarkStrategy
-from pystream.datastream import keyed_functions as kf
-
-# PyFlink's data_stream module also offers the streams other operations make (defined in
-# pystream.datastream.connected and windowing, which do not import this module: they make
-# their output streams with the input stream's ``_stream`` or ``_keyed``)
-from pystream.datastream.connected import (
-    BroadcastConnectedStream,
-    BroadcastStream,
-    ConnectedStreams,
-)
-from pystream.datastream.connectors.client import CollectSink, PrintSink
-from pystream.datastream.functions import (
+from pystream.core.functions import (
     FilterFunction,
     FlatMapFunction,
     Function,
@@ -33,8 +22,19 @@ from pystream.datastream.functions import (
     ReduceFunction,
     overrides,
 )
-from pystream.datastream.output_tag import OutputTag
-from pystream.datastream.window import CountSlidingWindowAssigner, CountTumblingWindowAssigner
+from pystream.core.output_tag import OutputTag
+from pystream.core.window import CountSlidingWindowAssigner, CountTumblingWindowAssigner
+from pystream.datastream import keyed_functions as kf
+
+# PyFlink's data_stream module also offers the streams other operations make (defined in
+# pystream.datastream.connected and windowing, which do not import this module: they make
+# their output streams with the input stream's ``_stream`` or ``_keyed``)
+from pystream.datastream.connected import (
+    BroadcastConnectedStream,
+    BroadcastStream,
+    ConnectedStreams,
+)
+from pystream.datastream.connectors.client import CollectSink, PrintSink
 from pystream.datastream.windowing import AllWindowedStream, WindowedStream
 
 if TYPE_CHECKING:  # pragma: no cover

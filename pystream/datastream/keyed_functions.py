@@ -10,7 +10,7 @@ from typing import Callable, Union
 
 from pystream.common.typeinfo import TypeInformation
 from pystream.common.types import Row
-from pystream.datastream.functions import (
+from pystream.core.functions import (
     FilterFunction,
     FlatMapFunction,
     Function,
@@ -19,7 +19,7 @@ from pystream.datastream.functions import (
     ReduceFunction,
     RuntimeContext,
 )
-from pystream.datastream.state import ValueStateDescriptor
+from pystream.core.state import ValueStateDescriptor
 
 MAX_TIMESTAMP = 2 ** 63 - 1
 

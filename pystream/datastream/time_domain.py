@@ -1,4 +1,4 @@
 """``TimeDomain`` (PyFlink's ``pyflink.datastream.time_domain``)."""
-from pystream.datastream.functions import TimeDomain
+from pystream.core.functions import TimeDomain
 
 __all__ = ["TimeDomain"]

@@ -1,4 +1,4 @@
 """``TimerService`` (PyFlink's ``pyflink.datastream.timerservice``)."""
-from pystream.datastream.functions import TimerService
+from pystream.core.functions import TimerService
 
 __all__ = ["TimerService"]

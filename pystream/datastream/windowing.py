@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Callable, Optional, Union
 
 from pystream.common.typeinfo import TypeInformation, Types
-from pystream.datastream.functions import (
+from pystream.core.functions import (
     AggregateFunction,
     AllWindowFunction,
     NullByteKeySelector,
@@ -18,13 +18,13 @@ from pystream.datastream.functions import (
     ReduceFunction,
     WindowFunction,
 )
-from pystream.datastream.output_tag import OutputTag
-from pystream.datastream.state import (
+from pystream.core.output_tag import OutputTag
+from pystream.core.state import (
     AggregatingStateDescriptor,
     ListStateDescriptor,
     ReducingStateDescriptor,
 )
-from pystream.datastream.window import MergingWindowAssigner, Trigger, WindowAssigner
+from pystream.core.window import MergingWindowAssigner, Trigger, WindowAssigner
 from pystream.errors import UnsupportedFeatureError
 
 __all__ = ["WindowedStream", "AllWindowedStream"]

@@ -20,6 +20,12 @@ from __future__ import annotations
 from typing import Dict, Iterable, Optional, Set
 
 from pystream import graph
+from pystream.core.functions import (
+    KeyedBroadcastProcessFunction,
+    KeyedCoProcessFunction,
+    KeyedProcessFunction,
+    overrides,
+)
 from pystream.datastream.connectors.client import CollectSink, PrintSink
 from pystream.datastream.connectors.collection import CollectionSource
 from pystream.datastream.connectors.datagen import DataGeneratorSource
@@ -88,13 +94,6 @@ def uses_timers(node: graph.Keyed) -> bool:
     """Whether a keyed operator needs timers: it names a time domain, or its function
     defines its own ``on_timer`` (not the base class's no-op); pystream's own functions say
     which timers they use in ``streaming_time_domain``."""
-    from pystream.datastream.functions import (
-        KeyedBroadcastProcessFunction,
-        KeyedCoProcessFunction,
-        KeyedProcessFunction,
-        overrides,
-    )
-
     function = node.function
     if node.time_domain is not None:
         return True

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Iterable, List, Optional, Tuple
 
-from pystream.datastream.functions import AsyncFunctionDescriptor
+from pystream.core.functions import AsyncFunctionDescriptor
 from pystream.runtime.errors import operator_failure
 
 __all__ = ["AsyncRunner"]

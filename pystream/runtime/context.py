@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, Optional
 
-from pystream.datastream.functions import RuntimeContext
+from pystream.core.functions import RuntimeContext
 from pystream.errors import PystreamError
 from pystream.metrics import MetricGroup
 from pystream.runtime.dependencies import cached_file

@@ -11,13 +11,13 @@ import pickle
 import time
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from pystream.datastream.functions import (
+from pystream.core.functions import (
     KeyedCoProcessFunction,
     KeyedProcessFunction,
     TimeDomain,
     TimerService,
 )
-from pystream.datastream.output_tag import OutputTag
+from pystream.core.output_tag import OutputTag
 from pystream.runtime.context import NO_TIMESTAMP, StreamingRuntimeContext, TaskInfo
 from pystream.runtime.errors import operator_failure
 from pystream.runtime.metric_reports import write_reports

@@ -18,8 +18,8 @@ from __future__ import annotations
 import time
 from typing import Any, Dict, List, Optional, Sequence
 
-from pystream.datastream import state as api
-from pystream.datastream.functions import (
+from pystream.core import state as api
+from pystream.core.functions import (
     BaseBroadcastProcessFunction,
     Function,
     KeyedBroadcastProcessFunction,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from pystream.datastream.functions import KeySelector, Partitioner
+from pystream.core.functions import KeySelector, Partitioner
 
 
 @dataclass(frozen=True)

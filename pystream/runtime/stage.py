@@ -16,7 +16,7 @@ import pyarrow as pa
 
 from pystream.common.typeinfo import PickledBytesTypeInfo, TypeInformation
 from pystream.common.watermark_strategy import TimestampAssigner
-from pystream.datastream.functions import (
+from pystream.core.functions import (
     FilterFunction,
     FlatMapFunction,
     Function,
@@ -25,7 +25,7 @@ from pystream.datastream.functions import (
     ProcessFunction,
     TimerService,
 )
-from pystream.datastream.output_tag import OutputTag
+from pystream.core.output_tag import OutputTag
 from pystream.errors import PystreamError
 from pystream.runtime import records
 from pystream.runtime.arrivals import PeriodicEmission, RecordClock

@@ -28,7 +28,7 @@ from pystream.common.typeinfo import (
     _ElementTypeInfo,
 )
 from pystream.common.types import Row
-from pystream.datastream import state as api
+from pystream.core import state as api
 
 _MISSING = object()
 

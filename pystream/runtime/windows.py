@@ -12,17 +12,23 @@ import time
 from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 
 from pystream.common.typeinfo import Types
-from pystream.datastream.functions import KeyedProcessFunction, TimeDomain
-from pystream.datastream.state import (
+from pystream.core.functions import KeyedProcessFunction, TimeDomain
+from pystream.core.state import (
     AggregatingStateDescriptor,
     ListStateDescriptor,
     MapStateDescriptor,
     ReducingStateDescriptor,
     ValueStateDescriptor,
 )
-from pystream.datastream.window import (
+from pystream.core.window import (
     MAX_LONG_VALUE,
+    CountSlidingWindowAssigner,
+    CountTrigger,
+    CountTumblingWindowAssigner,
+    GlobalWindows,
     MergingWindowAssigner,
+    NeverTrigger,
+    PurgingTrigger,
     Trigger,
     TriggerResult,
     Window,
@@ -398,15 +404,6 @@ def _time_domain(assigner: WindowAssigner, trigger: Trigger) -> Optional[str]:
 
 def _needs_timers(assigner: WindowAssigner, trigger: Trigger) -> bool:
     """Count and global windows with a count (or no) trigger never need a timer."""
-    from pystream.datastream.window import (
-        CountSlidingWindowAssigner,
-        CountTrigger,
-        CountTumblingWindowAssigner,
-        GlobalWindows,
-        NeverTrigger,
-        PurgingTrigger,
-    )
-
     inner = trigger.nested_trigger if isinstance(trigger, PurgingTrigger) else trigger
     untimed = isinstance(assigner, (GlobalWindows, CountTumblingWindowAssigner,
                                     CountSlidingWindowAssigner))

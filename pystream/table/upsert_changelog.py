@@ -8,8 +8,8 @@ from typing import Sequence
 
 from pystream.common.typeinfo import Types
 from pystream.common.types import Row, RowKind
-from pystream.datastream.functions import KeyedProcessFunction, KeySelector
-from pystream.datastream.state import ValueStateDescriptor
+from pystream.core.functions import KeyedProcessFunction, KeySelector
+from pystream.core.state import ValueStateDescriptor
 from pystream.util.exceptions import ValidationException
 
 
