@@ -19,11 +19,18 @@ from pyspark.sql import functions as F
 from pystream.common import data_types as T
 from pystream.common.data_types import DataType, RowType
 from pystream.common.time import duration_millis
+from pystream.core.udf import (
+    AggregateFunction,
+    FunctionContext,
+    TableAggregateFunction,
+    UserDefinedFunction,
+    is_async,
+    python_callable,
+)
 from pystream.metrics import MetricGroup
 from pystream.runtime.dependencies import Bundle, shipped
 from pystream.runtime.errors import operator_failure
 from pystream.runtime.metric_reports import MetricsTarget
-from pystream.table.udf import FunctionContext, UserDefinedFunction, is_async, python_callable
 
 __all__ = ["FunctionOptions", "function_options", "scalar_udf_column", "table_udf_column"]
 
@@ -326,8 +333,6 @@ class UserAggregate(ScalarEvaluator):
     @property
     def retracts(self) -> bool:
         """Whether the function has ``retract`` (it can aggregate an updating table)."""
-        from pystream.table.udf import AggregateFunction, TableAggregateFunction
-
         base = TableAggregateFunction if self.table else AggregateFunction
         return not self.pandas and getattr(type(self.function), "retract", None) is not \
             getattr(base, "retract", None)

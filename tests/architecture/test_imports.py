@@ -295,7 +295,6 @@ UPWARD_IMPORTS = {
     ("pystream.compiler.table_job", "pystream.datastream"),
     ("pystream.compiler.table_job", "pystream.table"),
     ("pystream.compiler.connectors.table", "pystream.table"),
-    ("pystream.compiler.udfs", "pystream.table"),
 }
 
 
