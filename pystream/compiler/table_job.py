@@ -31,6 +31,7 @@ from pystream.compiler.job import FinishedJob, Job, record_finished
 from pystream.compiler.relational import OP, SEQ, SUB, Context, Frame, context, translate
 from pystream.compiler.translate import Compiler
 from pystream.compiler.udfs import FunctionOptions, function_options
+from pystream.core.connectors.table import TableCollectSink, TableConnectorSink, TableSource
 from pystream.dependencies import job_dependencies, prepare
 from pystream.errors import JobExecutionError, PystreamError
 from pystream.plan import JobSettings, Plan, plan
@@ -232,7 +233,6 @@ class TableJob:
     def _stream_job(self, sink, name: str):
         """The job of ``Source(TableSource(query)) -> Sink(sink)``, not started."""
         from pystream.datastream import StreamExecutionEnvironment
-        from pystream.datastream.connectors.table import TableSource
 
         env = self.stream_env or StreamExecutionEnvironment.get_execution_environment()
         settings = env.job_settings(self.config.get("pipeline.name") or name)
@@ -265,8 +265,6 @@ class TableJob:
         return changes
 
     def _unbounded_result(self) -> TableResult:
-        from pystream.datastream.connectors.table import TableCollectSink
-
         schema = TableSchema.of(self.rel.schema.without_time_attributes())
         self.rel, limit = _leading_limit(self.rel)  # LIMIT n: its first n rows
         self.frame()  # planned now: a query Spark cannot run fails here
@@ -284,8 +282,6 @@ class TableJob:
     def _unbounded_insert(self, name: str, target: CatalogTable,
                           physical: Schema, primary_key, metadata: Dict[str, str]
                           ) -> TableResult:
-        from pystream.datastream.connectors.table import TableConnectorSink
-
         _, updating = self.frame()  # planned now: a query Spark cannot run fails here
         if updating and not _takes_changelog(target.options, primary_key):
             raise TableException(

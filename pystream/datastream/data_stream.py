@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Union
 from pystream import graph
 from pystream.common.typeinfo import RowTypeInfo, TupleTypeInfo, TypeInformation, Types
 from pystream.common.watermark_strategy import WatermarkStrategy
+from pystream.core.connectors.client import CollectSink, PrintSink
 from pystream.core.functions import (
     FilterFunction,
     FlatMapFunction,
@@ -34,7 +35,6 @@ from pystream.datastream.connected import (
     BroadcastStream,
     ConnectedStreams,
 )
-from pystream.datastream.connectors.client import CollectSink, PrintSink
 from pystream.datastream.windowing import AllWindowedStream, WindowedStream
 
 if TYPE_CHECKING:  # pragma: no cover

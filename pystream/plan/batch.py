@@ -20,17 +20,17 @@ from __future__ import annotations
 from typing import Dict, Iterable, Optional, Set
 
 from pystream import graph
+from pystream.core.connectors.client import CollectSink, PrintSink
+from pystream.core.connectors.collection import CollectionSource
+from pystream.core.connectors.datagen import DataGeneratorSource
+from pystream.core.connectors.discarding import DiscardingSink
+from pystream.core.connectors.number_seq import NumberSequenceSource
 from pystream.core.functions import (
     KeyedBroadcastProcessFunction,
     KeyedCoProcessFunction,
     KeyedProcessFunction,
     overrides,
 )
-from pystream.datastream.connectors.client import CollectSink, PrintSink
-from pystream.datastream.connectors.collection import CollectionSource
-from pystream.datastream.connectors.datagen import DataGeneratorSource
-from pystream.datastream.connectors.discarding import DiscardingSink
-from pystream.datastream.connectors.number_seq import NumberSequenceSource
 from pystream.plan.settings import JobSettings
 
 BATCHABLE_NODES = (graph.Source, graph.Stateless, graph.Union, graph.Partition, graph.KeyBy,

@@ -25,10 +25,10 @@ from types import MappingProxyType
 from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Tuple
 
 from pystream import graph
-from pystream.datastream.connectors.client import CollectSink
-from pystream.datastream.connectors.collection import CollectionSource, SocketSource
-from pystream.datastream.connectors.datagen import DataGeneratorSource
-from pystream.datastream.connectors.table import TableSource
+from pystream.core.connectors.client import CollectSink
+from pystream.core.connectors.collection import CollectionSource, SocketSource
+from pystream.core.connectors.datagen import DataGeneratorSource
+from pystream.core.connectors.table import TableSource
 from pystream.errors import InvalidProgramError
 from pystream.plan.batch import as_batch_reason
 from pystream.plan.describe import describe, runs_python

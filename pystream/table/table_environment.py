@@ -21,8 +21,8 @@ from pystream.common.data_types import (
 )
 from pystream.common.typeinfo import RowTypeInfo, Types
 from pystream.common.types import Row, RowKind
+from pystream.core.connectors.table import TableSource
 from pystream.datastream import StreamExecutionEnvironment
-from pystream.datastream.connectors.table import TableSource
 from pystream.dependencies import add_python_archive, add_python_file, set_python_requirements
 from pystream.errors import UnsupportedFeatureError
 from pystream.relational import build

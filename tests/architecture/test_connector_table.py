@@ -8,11 +8,12 @@ from types import SimpleNamespace
 
 import pytest
 
+import pystream.core.connectors as core_connectors
 import pystream.datastream.connectors as api_connectors
 from pystream.compiler.connectors import SINKS, SOURCES, lookup
 from pystream.compiler.sinks import plan_sink
 from pystream.compiler.sources import source_flow
-from pystream.datastream.connectors.base import Sink, Source, UnsupportedConnector
+from pystream.core.connectors.base import Sink, Source, UnsupportedConnector
 from pystream.datastream.connectors.file_system import FileSink, StreamingFileSink
 from pystream.datastream.connectors.kafka import (
     FlinkKafkaConsumer,
@@ -31,11 +32,15 @@ def _subclasses(cls: type) -> set:
 
 
 def _connector_classes(base: type) -> list:
-    """The connector classes of ``pystream.datastream.connectors`` deriving from ``base``."""
-    for module in pkgutil.iter_modules(api_connectors.__path__):
-        importlib.import_module("%s.%s" % (api_connectors.__name__, module.name))
+    """The connector classes of ``pystream.datastream.connectors`` (and of
+    ``pystream.core.connectors``, where the built-in ones are defined) deriving from
+    ``base``."""
+    packages = (api_connectors, core_connectors)
+    for package in packages:
+        for module in pkgutil.iter_modules(package.__path__):
+            importlib.import_module("%s.%s" % (package.__name__, module.name))
     return sorted((c for c in _subclasses(base)
-                   if c.__module__.startswith(api_connectors.__name__ + ".")),
+                   if c.__module__.startswith(tuple(p.__name__ + "." for p in packages))),
                   key=lambda c: (c.__module__, c.__name__))
 
 

@@ -285,11 +285,9 @@ LAYERS = (
 UPWARD_IMPORTS = {
     # connector classes of the DataStream API, looked up by the compiler and the planner
     *[("pystream.compiler.connectors" + m, "pystream.datastream")
-      for m in ("", ".builtin", ".files", ".jdbc", ".kafka", ".table")],
+      for m in ("", ".files", ".jdbc", ".kafka")],
     ("pystream.compiler.connectors.jdbc.table", "pystream.datastream"),
     ("pystream.compiler.connectors.kafka.table", "pystream.datastream"),
-    ("pystream.plan.batch", "pystream.datastream"),
-    ("pystream.plan.planner", "pystream.datastream"),
     # unbounded Table queries built as DataStream jobs through the public API
     ("pystream.compiler.relational.scans", "pystream.datastream"),
     ("pystream.compiler.table_job", "pystream.datastream"),

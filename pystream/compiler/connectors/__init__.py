@@ -12,15 +12,15 @@ from __future__ import annotations
 from typing import Callable, Dict, Optional
 
 from pystream.compiler.connectors import builtin, files, jdbc, kafka, table
-from pystream.datastream.connectors.client import CollectSink, PrintSink
-from pystream.datastream.connectors.collection import CollectionSource, SocketSource
-from pystream.datastream.connectors.datagen import DataGeneratorSource
-from pystream.datastream.connectors.discarding import DiscardingSink
+from pystream.core.connectors.client import CollectSink, PrintSink
+from pystream.core.connectors.collection import CollectionSource, SocketSource
+from pystream.core.connectors.datagen import DataGeneratorSource
+from pystream.core.connectors.discarding import DiscardingSink
+from pystream.core.connectors.number_seq import NumberSequenceSource
+from pystream.core.connectors.table import TableCollectSink, TableConnectorSink, TableSource
 from pystream.datastream.connectors.file_system import FileSink, FileSource
 from pystream.datastream.connectors.jdbc import JdbcSink
 from pystream.datastream.connectors.kafka import KafkaSink, KafkaSource
-from pystream.datastream.connectors.number_seq import NumberSequenceSource
-from pystream.datastream.connectors.table import TableCollectSink, TableConnectorSink, TableSource
 
 SOURCES: Dict[type, Callable] = {
     CollectionSource: builtin.collection_source,

@@ -19,11 +19,11 @@ from pystream.compiler.sink_helpers import (
     start_client_stream,
 )
 from pystream.compiler.source_helpers import read_python_source, retyped
-from pystream.datastream.connectors.client import CollectSink, PrintSink
-from pystream.datastream.connectors.collection import CollectionSource, SocketSource
-from pystream.datastream.connectors.datagen import DataGeneratorSource
-from pystream.datastream.connectors.discarding import DiscardingSink
-from pystream.datastream.connectors.number_seq import NumberSequenceSource
+from pystream.core.connectors.client import CollectSink, PrintSink
+from pystream.core.connectors.collection import CollectionSource, SocketSource
+from pystream.core.connectors.datagen import DataGeneratorSource
+from pystream.core.connectors.discarding import DiscardingSink
+from pystream.core.connectors.number_seq import NumberSequenceSource
 from pystream.errors import UnsupportedFeatureError
 from pystream.runtime import pysource, records
 from pystream.runtime.layout import Layout

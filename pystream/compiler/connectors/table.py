@@ -22,7 +22,7 @@ from pystream.compiler.relational import OP
 from pystream.compiler.sink_helpers import PART, RunningQuery, SinkPlan, start_client_stream
 from pystream.compiler.source_helpers import scratch_directory
 from pystream.compiler.table_connectors import KEYED_SINKS
-from pystream.datastream.connectors.table import TableCollectSink, TableConnectorSink, TableSource
+from pystream.core.connectors.table import TableCollectSink, TableConnectorSink, TableSource
 from pystream.plan.relational import reads_changelog
 from pystream.runtime import records
 from pystream.runtime.kafka import query_token

@@ -1,7 +1,8 @@
 """Connectors: where streams come from and where they go (PyFlink's names and builders)."""
-from pystream.datastream.connectors.base import Boundedness, DeliveryGuarantee, Sink, Source
-from pystream.datastream.connectors.datagen import DataGeneratorSource
-from pystream.datastream.connectors.discarding import DiscardingSink
+from pystream.core.connectors.base import Boundedness, DeliveryGuarantee, Sink, Source
+from pystream.core.connectors.datagen import DataGeneratorSource
+from pystream.core.connectors.discarding import DiscardingSink
+from pystream.core.connectors.number_seq import NumberSequenceSource
 from pystream.datastream.connectors.dynamic_kafka import (
     DynamicKafkaSource,
     DynamicKafkaSourceBuilder,
@@ -36,7 +37,6 @@ from pystream.datastream.connectors.kafka import (
     KafkaSource,
     Semantic,
 )
-from pystream.datastream.connectors.number_seq import NumberSequenceSource
 from pystream.datastream.connectors.pulsar import (
     PulsarSource,
     PulsarSourceBuilder,

@@ -9,7 +9,7 @@ from enum import Enum
 from typing import Any, Dict, Optional
 
 from pystream.common.time import Duration
-from pystream.datastream.connectors.base import Sink, UnsupportedConnector
+from pystream.core.connectors.base import Sink, UnsupportedConnector
 
 __all__ = ["CassandraSink", "ConsistencyLevel", "MapperOptions", "ClusterBuilder",
            "CassandraCommitter", "CassandraFailureHandler"]

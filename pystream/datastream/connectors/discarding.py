@@ -1,18 +1,4 @@
-"""``DiscardingSink``: consumes every record and keeps none (for benchmarks and dry runs)."""
-from __future__ import annotations
-
-from pystream.datastream.connectors.base import Sink
-
-__all__ = ["DiscardingSink"]
-
-
-class DiscardingSink(Sink):
-    """Runs the job to the end and drops its records (Spark's ``noop`` sink).
-
-    >>> ds.sink_to(DiscardingSink())                                    # doctest: +SKIP
-    """
-
-    name = "Discarding Sink"
-
-    def __repr__(self):
-        return "DiscardingSink()"
+"""PyFlink's ``pyflink.datastream.connectors.discarding``, defined in
+``pystream.core.connectors.discarding`` (below the planner and the compiler that read it)."""
+from pystream.core.connectors.discarding import *  # noqa: F403
+from pystream.core.connectors.discarding import __all__  # noqa: F401

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Dict, Optional, Set, Union
 
 from pystream.common.serialization import DeserializationSchema
-from pystream.datastream.connectors.base import Boundedness, Source, UnsupportedConnector
+from pystream.core.connectors.base import Boundedness, Source, UnsupportedConnector
 from pystream.datastream.connectors.kafka import KafkaOffsetsInitializer
 
 __all__ = ["DynamicKafkaSource", "DynamicKafkaSourceBuilder", "KafkaMetadataService",

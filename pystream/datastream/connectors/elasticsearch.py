@@ -9,7 +9,7 @@ import abc
 from enum import Enum
 from typing import Any, Dict, List, Optional, Union
 
-from pystream.datastream.connectors.base import DeliveryGuarantee, Sink, UnsupportedConnector
+from pystream.core.connectors.base import DeliveryGuarantee, Sink, UnsupportedConnector
 
 __all__ = ["FlushBackoffType", "ElasticsearchEmitter", "Elasticsearch6SinkBuilder",
            "Elasticsearch7SinkBuilder", "ElasticsearchSink"]

@@ -20,7 +20,7 @@ from typing import List, Optional
 from pystream.common.serialization import BulkWriterFactory, Encoder
 from pystream.common.time import Duration
 from pystream.common.typeinfo import TypeInformation, Types
-from pystream.datastream.connectors.base import Boundedness, Sink, Source
+from pystream.core.connectors.base import Boundedness, Sink, Source
 from pystream.errors import UnsupportedFeatureError
 
 __all__ = ["FileCompactor", "FileCompactStrategy", "OutputFileConfig", "FileSource",

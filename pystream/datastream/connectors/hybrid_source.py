@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import List
 
-from pystream.datastream.connectors.base import Boundedness, Source, UnsupportedConnector
+from pystream.core.connectors.base import Boundedness, Source, UnsupportedConnector
 
 __all__ = ["HybridSource", "HybridSourceBuilder"]
 

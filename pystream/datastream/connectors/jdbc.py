@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Optional
 
 from pystream.common.typeinfo import RowTypeInfo, TypeInformation
-from pystream.datastream.connectors.base import Sink
+from pystream.core.connectors.base import Sink
 from pystream.errors import UnsupportedFeatureError
 
 __all__ = ["JdbcSink", "JdbcConnectionOptions", "JdbcExecutionOptions"]

@@ -26,7 +26,7 @@ from typing import Any, Callable, Dict, List, Optional, Set, Union
 
 from pystream.common.serialization import DeserializationSchema, SerializationSchema
 from pystream.common.typeinfo import TypeInformation
-from pystream.datastream.connectors.base import Boundedness, DeliveryGuarantee, Sink, Source
+from pystream.core.connectors.base import Boundedness, DeliveryGuarantee, Sink, Source
 
 __all__ = ["FlinkKafkaConsumer", "FlinkKafkaProducer", "KafkaSource", "KafkaSourceBuilder",
            "KafkaSink", "KafkaSinkBuilder", "Semantic", "KafkaTopicPartition",

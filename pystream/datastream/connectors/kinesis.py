@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Optional, Union
 
 from pystream.common.serialization import DeserializationSchema, SerializationSchema
 from pystream.common.watermark_strategy import AssignerWithPeriodicWatermarksWrapper
-from pystream.datastream.connectors.base import (
+from pystream.core.connectors.base import (
     Boundedness,
     Sink,
     Source,

@@ -13,7 +13,7 @@ from typing import Any, Dict, List, Optional, Union
 from pystream.common.config_options import ConfigOption
 from pystream.common.serialization import DeserializationSchema, SerializationSchema
 from pystream.common.time import Duration
-from pystream.datastream.connectors.base import (
+from pystream.core.connectors.base import (
     Boundedness,
     DeliveryGuarantee,
     Sink,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Dict, Optional
 
 from pystream.common.serialization import DeserializationSchema, SerializationSchema
-from pystream.datastream.connectors.base import (
+from pystream.core.connectors.base import (
     Boundedness,
     Sink,
     Source,

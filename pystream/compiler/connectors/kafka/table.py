@@ -29,6 +29,7 @@ from pystream.compiler.connectors.kafka.avro import avro_decoded, avro_encoded
 from pystream.compiler.source_helpers import read_python_source
 from pystream.compiler.table_connectors import required_option
 from pystream.compiler.translate import Compiler
+from pystream.core.connectors.base import DeliveryGuarantee
 from pystream.plan import JobSettings, plan
 from pystream.relational import operations as ops
 from pystream.relational.schema import Field, Schema
@@ -312,7 +313,6 @@ class _Field:
 
 
 def _sink(options: Dict[str, str], table: str, keyed: bool):
-    from pystream.datastream.connectors.base import DeliveryGuarantee
     from pystream.datastream.connectors.kafka import KafkaRecordSerializationSchema, KafkaSink
 
     record = KafkaRecordSerializationSchema.builder().set_topic(
