@@ -15,9 +15,9 @@ from pystream.common.typeinfo import TypeInformation, Types
 from pystream.common.watermark_strategy import WatermarkStrategy
 from pystream.core.connectors.base import Source
 from pystream.core.connectors.collection import CollectionSource, SocketSource
+from pystream.core.connectors.file_system import FileSource, StreamFormat
 from pystream.core.connectors.number_seq import NumberSequenceSource
 from pystream.datastream.checkpoint_config import CheckpointConfig, CheckpointingMode
-from pystream.datastream.connectors.file_system import FileSource, StreamFormat
 from pystream.datastream.data_stream import DataStream
 from pystream.datastream.execution_mode import RuntimeExecutionMode
 from pystream.datastream.slot_sharing_group import SlotSharingGroup

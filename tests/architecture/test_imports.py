@@ -283,11 +283,6 @@ LAYERS = (
 # (module, the package above it that it imports): imports that run up the layers today.
 # The test fails on a new one, and on an entry that no longer happens (then it goes).
 UPWARD_IMPORTS = {
-    # connector classes of the DataStream API, looked up by the compiler and the planner
-    *[("pystream.compiler.connectors" + m, "pystream.datastream")
-      for m in ("", ".files", ".jdbc", ".kafka")],
-    ("pystream.compiler.connectors.jdbc.table", "pystream.datastream"),
-    ("pystream.compiler.connectors.kafka.table", "pystream.datastream"),
     # unbounded Table queries built as DataStream jobs through the public API
     ("pystream.compiler.relational.scans", "pystream.datastream"),
     ("pystream.compiler.table_job", "pystream.datastream"),

@@ -16,11 +16,11 @@ from pystream.core.connectors.client import CollectSink, PrintSink
 from pystream.core.connectors.collection import CollectionSource, SocketSource
 from pystream.core.connectors.datagen import DataGeneratorSource
 from pystream.core.connectors.discarding import DiscardingSink
+from pystream.core.connectors.file_system import FileSink, FileSource
+from pystream.core.connectors.jdbc import JdbcSink
+from pystream.core.connectors.kafka import KafkaSink, KafkaSource
 from pystream.core.connectors.number_seq import NumberSequenceSource
 from pystream.core.connectors.table import TableCollectSink, TableConnectorSink, TableSource
-from pystream.datastream.connectors.file_system import FileSink, FileSource
-from pystream.datastream.connectors.jdbc import JdbcSink
-from pystream.datastream.connectors.kafka import KafkaSink, KafkaSource
 
 SOURCES: Dict[type, Callable] = {
     CollectionSource: builtin.collection_source,

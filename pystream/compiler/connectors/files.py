@@ -21,7 +21,7 @@ from pystream.common.typeinfo import Types
 from pystream.compiler.flow import Flow
 from pystream.compiler.sink_helpers import RunningQuery, SinkPlan
 from pystream.compiler.source_helpers import retyped
-from pystream.datastream.connectors.file_system import BulkFormat, FileSink, FileSource
+from pystream.core.connectors.file_system import BulkFormat, FileSink, FileSource
 from pystream.errors import PystreamError
 from pystream.runtime import filesystems, records
 from pystream.runtime.files import FileBatchCommitter, PartFileSpec, write_batch

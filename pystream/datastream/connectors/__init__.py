@@ -2,18 +2,7 @@
 from pystream.core.connectors.base import Boundedness, DeliveryGuarantee, Sink, Source
 from pystream.core.connectors.datagen import DataGeneratorSource
 from pystream.core.connectors.discarding import DiscardingSink
-from pystream.core.connectors.number_seq import NumberSequenceSource
-from pystream.datastream.connectors.dynamic_kafka import (
-    DynamicKafkaSource,
-    DynamicKafkaSourceBuilder,
-    KafkaMetadataService,
-    KafkaRecordDeserializationSchema,
-    KafkaStreamSetSubscriber,
-    KafkaStreamSubscriber,
-    SingleClusterTopicMetadataService,
-    StreamPatternSubscriber,
-)
-from pystream.datastream.connectors.file_system import (
+from pystream.core.connectors.file_system import (
     BucketAssigner,
     FileEnumeratorProvider,
     FileSink,
@@ -25,17 +14,28 @@ from pystream.datastream.connectors.file_system import (
     StreamFormat,
     StreamingFileSink,
 )
-from pystream.datastream.connectors.jdbc import (
+from pystream.core.connectors.jdbc import (
     JdbcConnectionOptions,
     JdbcExecutionOptions,
     JdbcSink,
 )
-from pystream.datastream.connectors.kafka import (
+from pystream.core.connectors.kafka import (
     FlinkKafkaConsumer,
     FlinkKafkaProducer,
     KafkaSink,
     KafkaSource,
     Semantic,
+)
+from pystream.core.connectors.number_seq import NumberSequenceSource
+from pystream.datastream.connectors.dynamic_kafka import (
+    DynamicKafkaSource,
+    DynamicKafkaSourceBuilder,
+    KafkaMetadataService,
+    KafkaRecordDeserializationSchema,
+    KafkaStreamSetSubscriber,
+    KafkaStreamSubscriber,
+    SingleClusterTopicMetadataService,
+    StreamPatternSubscriber,
 )
 from pystream.datastream.connectors.pulsar import (
     PulsarSource,

@@ -10,7 +10,7 @@ from typing import Any, Dict, Optional, Set, Union
 
 from pystream.common.serialization import DeserializationSchema
 from pystream.core.connectors.base import Boundedness, Source, UnsupportedConnector
-from pystream.datastream.connectors.kafka import KafkaOffsetsInitializer
+from pystream.core.connectors.kafka import KafkaOffsetsInitializer
 
 __all__ = ["DynamicKafkaSource", "DynamicKafkaSourceBuilder", "KafkaMetadataService",
            "KafkaRecordDeserializationSchema", "KafkaStreamSetSubscriber",

@@ -18,7 +18,7 @@ from pystream.common.serialization import (
     RowDataBulkWriterFactory,
 )
 from pystream.common.typeinfo import TypeInformation
-from pystream.datastream.connectors.file_system import StreamFormat
+from pystream.core.connectors.file_system import StreamFormat
 
 __all__ = ["CsvSchema", "CsvSchemaBuilder", "CsvReaderFormat", "CsvBulkWriters",
            "CsvRowDeserializationSchema", "CsvRowSerializationSchema"]

@@ -12,7 +12,7 @@ from pystream.common.serialization import (
     JsonRowSerializationSchema,
 )
 from pystream.common.typeinfo import TypeInformation, Types  # noqa: F401 - doctest
-from pystream.datastream.connectors.file_system import StreamFormat
+from pystream.core.connectors.file_system import StreamFormat
 
 __all__ = ["JsonRowDeserializationSchema", "JsonRowSerializationSchema", "JsonReaderFormat"]
 

@@ -13,7 +13,7 @@ from pystream.common.configuration import Configuration
 from pystream.common.data_types import DataTypes, RowType  # noqa: F401 - doctest
 from pystream.common.serialization import RowDataBulkWriterFactory
 from pystream.common.typeinfo import TypeInformation
-from pystream.datastream.connectors.file_system import BulkFormat
+from pystream.core.connectors.file_system import BulkFormat
 from pystream.errors import UnsupportedFeatureError
 
 __all__ = ["AvroParquetReaders", "AvroParquetWriters", "ParquetColumnarRowInputFormat",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pystream import graph
 from pystream.compiler.flow import Flow
 from pystream.compiler.sink_helpers import RunningQuery, SinkPlan
-from pystream.datastream.connectors.jdbc import JdbcSink
+from pystream.core.connectors.jdbc import JdbcSink
 from pystream.runtime.jdbc import JdbcWriteStage, write_batch
 from pystream.runtime.layout import Layout
 

@@ -16,6 +16,7 @@ from pystream.common.typeinfo import Types
 from pystream.compiler.source_helpers import read_python_source
 from pystream.compiler.table_connectors import required_option
 from pystream.compiler.translate import Compiler
+from pystream.core.connectors.jdbc import JdbcConnectionOptions, JdbcExecutionOptions, JdbcSink
 from pystream.plan import JobSettings, plan
 from pystream.relational import operations as ops
 from pystream.relational.schema import Schema
@@ -28,8 +29,6 @@ OP = "__op"
 
 
 def _connection(options: Dict[str, str], table: str):
-    from pystream.datastream.connectors.jdbc import JdbcConnectionOptions
-
     builder = JdbcConnectionOptions.JdbcConnectionOptionsBuilder() \
         .with_url(required_option(options, "url", table))
     if options.get("driver"):
@@ -82,8 +81,6 @@ def jdbc_writer(options: Dict[str, str], schema: Schema, table: str,
     """The function writing a batch of a query's rows to the ``jdbc`` table ``table``:
     ``send(df, batch_id, query)``. A changelog (``__op``) is applied per key: each key's last
     change in the batch is an upsert (+I, +U) or a delete (-D)."""
-    from pystream.datastream.connectors.jdbc import JdbcExecutionOptions, JdbcSink
-
     connection = _connection(options, table)
     target = required_option(options, "table-name", table)
     names = list(schema.names)

@@ -19,7 +19,7 @@ from pystream import graph
 from pystream.compiler.flow import Flow
 from pystream.compiler.sink_helpers import RunningQuery, SinkPlan
 from pystream.compiler.source_helpers import read_python_source
-from pystream.datastream.connectors.kafka import KafkaSink, KafkaSource
+from pystream.core.connectors.kafka import KafkaSink, KafkaSource
 from pystream.runtime import records
 from pystream.runtime.kafka import (
     RAW,

@@ -30,6 +30,14 @@ from pystream.compiler.source_helpers import read_python_source
 from pystream.compiler.table_connectors import required_option
 from pystream.compiler.translate import Compiler
 from pystream.core.connectors.base import DeliveryGuarantee
+from pystream.core.connectors.kafka import (
+    KafkaOffsetResetStrategy,
+    KafkaOffsetsInitializer,
+    KafkaRecordSerializationSchema,
+    KafkaSink,
+    KafkaSource,
+    KafkaTopicPartition,
+)
 from pystream.plan import JobSettings, plan
 from pystream.relational import operations as ops
 from pystream.relational.schema import Field, Schema
@@ -58,12 +66,6 @@ def kafka_bounded(options: Dict[str, str]) -> bool:
 
 
 def _offsets(options: Dict[str, str], mode: str, prefix: str, table: str):
-    from pystream.datastream.connectors.kafka import (
-        KafkaOffsetResetStrategy,
-        KafkaOffsetsInitializer,
-        KafkaTopicPartition,
-    )
-
     if mode == "earliest-offset":
         return KafkaOffsetsInitializer.earliest()
     if mode == "latest-offset":
@@ -87,8 +89,6 @@ def _offsets(options: Dict[str, str], mode: str, prefix: str, table: str):
 
 
 def _source(node: ops.ConnectorScan):
-    from pystream.datastream.connectors.kafka import KafkaSource
-
     options, table = node.options, node.name
     builder = KafkaSource.builder().set_bootstrap_servers(
         required_option(options, "properties.bootstrap.servers", table))
@@ -313,8 +313,6 @@ class _Field:
 
 
 def _sink(options: Dict[str, str], table: str, keyed: bool):
-    from pystream.datastream.connectors.kafka import KafkaRecordSerializationSchema, KafkaSink
-
     record = KafkaRecordSerializationSchema.builder().set_topic(
         required_option(options, "topic", table)).set_value_serialization_schema(_Field(1))
     if keyed:
