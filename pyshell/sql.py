@@ -8,7 +8,7 @@ import threading
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from pyshell import render
-from pystream.table.formatting import TableauWriter, flink_string, tableau_lines
+from pystream.common.table_formatting import TableauWriter, flink_string, tableau_lines
 
 
 def statements_of(text: str, namespace: Optional[Dict[str, Any]] = None) -> List[Any]:

@@ -21,6 +21,7 @@ from pyspark.sql import functions as F
 from pystream import graph
 from pystream.common.data_types import BinaryType, DataTypes, VarBinaryType
 from pystream.common.job import CompletableFuture, JobID, JobStatus
+from pystream.common.table_formatting import changelog_line
 from pystream.common.time import duration_millis
 from pystream.common.typeinfo import Types
 from pystream.common.types import Row, RowKind
@@ -44,7 +45,6 @@ from pystream.runtime.errors import find_report, job_error_from
 from pystream.runtime.metric_reports import MetricsTarget, make_job_target
 from pystream.session import get_session
 from pystream.table.catalog import CatalogTable
-from pystream.table.formatting import changelog_line
 from pystream.table.planning import TableQuery
 from pystream.table.result_kind import ResultKind
 from pystream.table.table_result import CloseableIterator, TableResult, row_kind_of

@@ -4,8 +4,8 @@ from __future__ import annotations
 from typing import Callable, Iterator, List, Optional
 
 from pystream.common.job import CompletableFuture
+from pystream.common.table_formatting import MAX_COLUMN_WIDTH, TableauWriter, tableau_lines
 from pystream.common.types import Row, RowKind
-from pystream.table.formatting import MAX_COLUMN_WIDTH, TableauWriter, tableau_lines
 from pystream.table.result_kind import ResultKind
 from pystream.table.table_schema import TableSchema
 

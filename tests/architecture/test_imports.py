@@ -287,7 +287,6 @@ UPWARD_IMPORTS = {
     ("pystream.compiler.relational.scans", "pystream.datastream"),
     ("pystream.compiler.table_job", "pystream.datastream"),
     ("pystream.compiler.table_job", "pystream.table"),
-    ("pystream.compiler.connectors.table", "pystream.table"),
 }
 
 

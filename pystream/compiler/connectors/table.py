@@ -14,7 +14,8 @@ from typing import Callable, Dict, List
 from pyspark.sql import functions as F
 
 from pystream import graph
-from pystream.common.types import Row
+from pystream.common.table_formatting import changelog_line
+from pystream.common.types import Row, RowKind
 from pystream.compiler import flink_csv
 from pystream.compiler.changelog_formats import CHANGELOG_FORMATS, INSERT, encoded
 from pystream.compiler.flow import Flow
@@ -60,8 +61,6 @@ def _query(compiler, node: graph.Sink):
 
 def _rows_of(schema, updating: bool) -> Callable[[list], list]:
     """Spark Rows of the query -> Rows with Flink's values and row kinds."""
-    from pystream.table.table_result import row_kind_of
-
     types = list(schema.types)
     width = len(types)
 
@@ -70,7 +69,7 @@ def _rows_of(schema, updating: bool) -> Callable[[list], list]:
         for spark_row in spark_rows:
             row = Row(*[t.python_value(v) for t, v in zip(types, spark_row)])
             if updating:
-                row.set_row_kind(row_kind_of(spark_row[width]))
+                row.set_row_kind(RowKind(spark_row[width]))
             out.append(row)
         return out
 
@@ -100,8 +99,6 @@ def table_collect_sink(sink: TableCollectSink, compiler, node: graph.Sink) -> Si
 # -- connector tables ------------------------------------------------------------------------
 
 def _print(sink: TableConnectorSink, df, schema, updating, job, compiler):
-    from pystream.table.formatting import changelog_line
-
     identifier = sink.options.get("print-identifier")
     stream = sys.stderr if sink.options.get("standard-error") == "true" else sys.stdout
     types = list(sink.physical.types)
