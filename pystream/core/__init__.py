@@ -1,7 +1,8 @@
-"""What user code implements and Spark's workers call: the function classes, state
-descriptors, windows and output tags of the DataStream API.
+"""What a program hands to a job: the DataStream API's function classes, state descriptors,
+windows and output tags, the Table API's user-defined function classes (``udf``), and the
+connectors pystream runs (``connectors``).
 
-Below both the API that hands them to a job (``pystream.datastream``, which exports them at
-PyFlink's paths: ``pystream.datastream.functions``, ``.state``, ``.window``, ``.output_tag``)
-and the runtime that runs them (``pystream.runtime``), so that neither imports the other's
-layer."""
+Below the APIs that take them (``pystream.datastream`` and ``pystream.table`` export them at
+PyFlink's paths: ``pystream.datastream.functions``, ``.state``, ``.window``,
+``.output_tag``, ``.connectors.*``, ``pystream.table.udf``) and below the planner, compiler
+and runtime that read and call them, so that none of those imports an API for them."""

@@ -270,7 +270,7 @@ def test_no_lazy_import_turns_a_dependency_around():
 LAYERS = (
     ("util", "errors", "common", "metrics", "cache", "own_code", "jvm_archive",
      "session_settings"),                         # shared by all: data types, errors, config
-    ("core",),                                    # what user functions implement
+    ("core",),                                    # what a program hands to a job
     ("graph", "relational", "runtime"),           # the API's nodes; code in Spark's workers
     ("plan", "session", "dependencies", "server_state"),  # pure planning; starting Spark
     ("compiler",),                                # plans to Spark DataFrames and queries
