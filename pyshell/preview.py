@@ -291,7 +291,7 @@ def _preview_unbounded_table(job, limits: Limits, cancel: Cancellation,
     """The leading changes of a query over an unbounded table: its streaming job runs until
     ``n`` rows came, the timeout, or Ctrl-C, and is cancelled then."""
     names = list(job.rel.schema.names)
-    result = job.query_result().collect()
+    result = job.query_rows().rows()
     cancel.on_cancel(result.close)
     timer = threading.Timer(limits.startup + limits.timeout, cancel.cancel, args=("timeout",))
     timer.daemon = True

@@ -14,12 +14,13 @@ import logging
 import re
 import sys
 import time
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from pyspark.sql import functions as F
 
 from pystream import graph
-from pystream.common.data_types import BinaryType, DataTypes, VarBinaryType
+from pystream.common.closeable_iterator import CloseableIterator
+from pystream.common.data_types import BinaryType, VarBinaryType
 from pystream.common.job import CompletableFuture, JobID, JobStatus
 from pystream.common.table_formatting import changelog_line
 from pystream.common.time import duration_millis
@@ -39,16 +40,12 @@ from pystream.plan import JobSettings, Plan, plan
 from pystream.plan.planner import streams_of
 from pystream.plan.relational import reads_changelog
 from pystream.relational import operations as ops
+from pystream.relational.catalog import CatalogTable
 from pystream.relational.explain import explain
 from pystream.relational.schema import Field, Schema
 from pystream.runtime.errors import find_report, job_error_from
 from pystream.runtime.metric_reports import MetricsTarget, make_job_target
 from pystream.session import get_session
-from pystream.table.catalog import CatalogTable
-from pystream.table.planning import TableQuery
-from pystream.table.result_kind import ResultKind
-from pystream.table.table_result import CloseableIterator, TableResult, row_kind_of
-from pystream.table.table_schema import TableSchema
 from pystream.util.exceptions import TableException, ValidationException
 
 __all__ = ["TableJob"]
@@ -70,12 +67,12 @@ class TableJob:
     compiled in the plan's mode, as the shell's ``%explain`` shows it."""
 
     def __init__(self, plan: Plan):
-        query: TableQuery = plan.query
+        query = plan.query  # pystream.table.planning.TableQuery
         self.plan = plan
         self.streaming = not plan.settings.batch
         self.config = query.config
         self.env_parallelism = query.env_parallelism  # a StreamExecutionEnvironment's own
-        self.stream_env = query.stream_env  # the StreamTableEnvironment's, else the default
+        self.stream_settings = query.stream_settings  # of the DataStream jobs it may run
         self.unbounded = self.streaming and not plan.bounded  # runs as a streaming job
         self.rel: ops.Rel = plan.roots[0]  # the query it computes
         self.job_id = JobID()  # a bounded statement's (an unbounded one runs as a Job)
@@ -232,11 +229,9 @@ class TableJob:
 
     def _stream_job(self, sink, name: str):
         """The job of ``Source(TableSource(query)) -> Sink(sink)``, not started."""
-        from pystream.datastream import StreamExecutionEnvironment
-
-        env = self.stream_env or StreamExecutionEnvironment.get_execution_environment()
-        settings = env.job_settings(self.config.get("pipeline.name") or name)
-        settings = dataclasses.replace(settings, runtime_mode="STREAMING",
+        settings = dataclasses.replace(self.stream_settings,
+                                       job_name=self.config.get("pipeline.name") or name,
+                                       runtime_mode="STREAMING",
                                        parallelism=self.parallelism, **self._checkpointing())
         rel = self.rel
         type_info = Types.ROW_NAMED(list(rel.schema.names),
@@ -264,8 +259,7 @@ class TableJob:
             changes["checkpoint_dir"] = str(directory)
         return changes
 
-    def _unbounded_result(self) -> TableResult:
-        schema = TableSchema.of(self.rel.schema.without_time_attributes())
+    def _unbounded_rows(self) -> "QueryRows":
         self.rel, limit = _leading_limit(self.rel)  # LIMIT n: its first n rows
         self.frame()  # planned now: a query Spark cannot run fails here
 
@@ -276,12 +270,11 @@ class TableJob:
                 return streaming
             return CloseableIterator(itertools.islice(streaming, limit), streaming.close)
 
-        return TableResult(schema, ResultKind.SUCCESS_WITH_CONTENT, rows, self.streaming,
-                           unbounded=limit is None)
+        return QueryRows(rows, client=None, unbounded=limit is None)
 
     def _unbounded_insert(self, name: str, target: CatalogTable,
                           physical: Schema, primary_key, metadata: Dict[str, str]
-                          ) -> TableResult:
+                          ) -> "UnboundedStatementClient":
         _, updating = self.frame()  # planned now: a query Spark cannot run fails here
         if updating and not _takes_changelog(target.options, primary_key):
             raise TableException(
@@ -291,10 +284,7 @@ class TableJob:
                                   primary_key, metadata)
         job = self._stream_job(sink, "insert-into_default_catalog.default_database.%s"
                                % name).start()
-        column = "default_catalog.default_database.%s" % name
-        result = TableResult.of_rows([column], [DataTypes.BIGINT()], [(-1,)], self.streaming)
-        result._job_client = JobClient(job)
-        return result
+        return UnboundedStatementClient(job)
 
     def spark_plan(self) -> str:
         """Spark's physical plan of the query (what ``explain()`` shows under Flink's
@@ -324,15 +314,14 @@ class TableJob:
             values = [read(v) for read, v in zip(readers, spark_row)]
             row = Row(*values)
             if updating:
-                row.set_row_kind(row_kind_of(spark_row[width]))
+                row.set_row_kind(RowKind(spark_row[width]))
             yield row, spark_row[-1] if len(spark_row) > width + updating else None
 
-    def query_result(self) -> TableResult:
-        """The query's result: its rows when first read (a bounded query), or a streaming
+    def query_rows(self) -> "QueryRows":
+        """The query's rows: computed when first read (a bounded query), or a streaming
         job's as they come (an unbounded one)."""
         if self.unbounded:
-            return self._unbounded_result()
-        schema = TableSchema.of(self.rel.schema.without_time_attributes())
+            return self._unbounded_rows()
         frame = self.frame(read_once=True)  # planned now: a query Spark cannot run fails here
         cached: List[Row] = []
         done = []
@@ -346,8 +335,7 @@ class TableJob:
                 done.append(True)
             return CloseableIterator(iter(list(cached)))
 
-        return TableResult(schema, ResultKind.SUCCESS_WITH_CONTENT, rows, self.streaming,
-                           job_client=StatementClient(self))
+        return QueryRows(rows, client=StatementClient(self))
 
     def to_pandas(self):
         import pandas as pd
@@ -360,7 +348,7 @@ class TableJob:
                     "limit it (table.limit(n)), take the leading rows with "
                     "execute().collect() (and close it), or make the source bounded "
                     "('number-of-rows', 'scan.bounded.mode').")
-            with self.query_result().collect() as leading:
+            with self.query_rows().rows() as leading:
                 rows = list(leading)
         else:
             started = time.time()
@@ -370,8 +358,9 @@ class TableJob:
         final = _final_rows(rows) if self.streaming else rows
         return pd.DataFrame([list(r) for r in final], columns=names)
 
-    def insert(self, name: str, target: CatalogTable, overwrite: bool) -> TableResult:
-        """INSERT INTO the connector table ``target``: runs now, returns PyFlink's result."""
+    def insert(self, name: str, target: CatalogTable, overwrite: bool):
+        """INSERT INTO the connector table ``target``: runs now (a bounded query) or starts
+        its streaming job (an unbounded one); the client of the statement's job."""
         rel = self.rel
         physical, metadata = _written(target)
         primary_key = tuple(target.schema.primary_key)
@@ -384,10 +373,7 @@ class TableJob:
             self._write(name, target, physical, primary_key, metadata, overwrite)
         self.ended(self._name("insert-into_default_catalog.default_database.%s" % name),
                    started)
-        column = "default_catalog.default_database.%s" % name
-        result = TableResult.of_rows([column], [DataTypes.BIGINT()], [(-1,)], self.streaming)
-        result._job_client = StatementClient(self)
-        return result
+        return StatementClient(self)
 
     def _write(self, name: str, target: CatalogTable, physical: Schema, primary_key,
                metadata: Dict[str, str], overwrite: bool) -> None:
@@ -495,7 +481,17 @@ def _leading_limit(rel: ops.Rel):
     return rel, None
 
 
-class JobClient:
+@dataclasses.dataclass(frozen=True)
+class QueryRows:
+    """What a query statement's TableResult shows: its rows (``rows()``: each call a new
+    iterator), the client of its job, and whether the rows come as an unbounded job runs."""
+
+    rows: Callable[[], CloseableIterator]
+    client: Any
+    unbounded: bool = False
+
+
+class UnboundedStatementClient:
     """``TableResult.get_job_client()`` of a streaming job: its id, status, cancel, wait."""
 
     def __init__(self, job):

@@ -208,7 +208,7 @@ def _streams_in_queries(nodes: List[graph.Node]) -> Iterable[graph.Node]:
 
 def streams_of(query: ops.Rel) -> List[graph.Node]:
     """The graph nodes of the DataStreams a table query reads (``from_data_stream``)."""
-    return [rel.stream._values_node() for rel in ops.walk(query)
+    return [rel.node for rel in ops.walk(query)
             if isinstance(rel, ops.StreamScan)]
 
 

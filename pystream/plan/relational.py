@@ -241,7 +241,7 @@ def is_bounded(node: ops.Rel) -> bool:
     if isinstance(node, ops.ConnectorScan):
         return node.bounded
     if isinstance(node, ops.StreamScan):
-        return all(n.bounded for n in graph.walk([node.stream._node])
+        return all(n.bounded for n in graph.walk([node.node])
                    if isinstance(n, graph.Source))
     return True
 

@@ -64,9 +64,12 @@ class ConnectorScan(Rel):
 
 @dataclass(frozen=True, eq=False, kw_only=True)
 class StreamScan(Rel):
-    """A DataStream as a table (``from_data_stream``); ``changelog`` for a changelog stream."""
+    """A DataStream as a table (``from_data_stream``): ``node`` is the ``pystream.graph`` node
+    of its records (a KeyedStream's values), ``settings`` its environment's
+    ``pystream.plan.JobSettings``; ``changelog`` for a changelog stream."""
 
-    stream: Any
+    node: Any
+    settings: Any
     columns: Tuple[Tuple[str, Expr], ...] = ()
     watermark: Optional[Tuple[str, Expr]] = None
     changelog: bool = False

@@ -2,9 +2,10 @@
 views and functions; temporary objects shadow permanent ones, as in Flink."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
+from pystream.relational.catalog import CatalogTable, CatalogView
 from pystream.util.exceptions import (
     CatalogException,
     DatabaseNotExistException,
@@ -61,24 +62,6 @@ class ObjectIdentifier:
 
     def __str__(self) -> str:
         return self.as_serializable_string()
-
-
-@dataclass(frozen=True)
-class CatalogTable:
-    """A connector table: its declared ``schema`` (pystream.table.Schema) and ``options``."""
-
-    schema: Any
-    options: Dict[str, str] = field(hash=False)
-    partition_keys: Tuple[str, ...] = ()
-    comment: Optional[str] = None
-
-
-@dataclass(frozen=True)
-class CatalogView:
-    """A view: the relational tree of its query (and the SQL text, when it came from SQL)."""
-
-    rel: Any
-    query: Optional[str] = None
 
 
 class CatalogManager:

@@ -3,8 +3,8 @@ same ``Plan`` value a DataStream job has, made by ``pystream.plan.plan_query``."
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-from typing import Any, Optional
+from dataclasses import dataclass, field
+from typing import Optional
 
 from pystream.plan import JobSettings, Plan, plan_query
 from pystream.relational import operations as ops
@@ -16,13 +16,14 @@ __all__ = ["TableQuery", "plan_of", "query_plan"]
 
 @dataclass(frozen=True, eq=False)
 class TableQuery:
-    """What runs a table environment's queries: its mode and configuration, and the stream
-    environment of a StreamTableEnvironment (a query's ``Plan.query``)."""
+    """What runs a table environment's queries: its mode and configuration, and the settings
+    of the stream environment its unbounded queries run in as streaming jobs (a
+    StreamTableEnvironment's, else a default one's) (a query's ``Plan.query``)."""
 
     streaming: bool
     config: TableConfig
     env_parallelism: Optional[int] = None  # a StreamExecutionEnvironment's own setting
-    stream_env: Any = None
+    stream_settings: JobSettings = field(default_factory=JobSettings)
 
     @property
     def parallelism(self) -> int:

@@ -34,12 +34,14 @@ from pystream.relational.schema import Field, Schema
 from pystream.table.catalog import CatalogManager, CatalogTable, CatalogView
 from pystream.table.environment_settings import EnvironmentSettings
 from pystream.table.planning import TableQuery, query_plan
+from pystream.table.result_kind import ResultKind
 from pystream.table.schema import Schema as DeclaredSchema
 from pystream.table.statement_set import StatementSet
 from pystream.table.table import Table
 from pystream.table.table_config import TableConfig
 from pystream.table.table_descriptor import TableDescriptor
 from pystream.table.table_result import TableResult
+from pystream.table.table_schema import TableSchema
 from pystream.table.udf import (
     UserDefinedAggregateFunctionWrapper,
     UserDefinedScalarFunctionWrapper,
@@ -313,8 +315,9 @@ class TableEnvironment:
     def _query(self) -> "TableQuery":
         env = self._stream_env
         explicit = env._config.get_parallelism() if env is not None else -1
+        settings = (env or StreamExecutionEnvironment.get_execution_environment()).job_settings()
         return TableQuery(self._streaming, self._config, explicit if explicit > 0 else None,
-                          stream_env=env)
+                          stream_settings=settings)
 
     def _job(self, rel: ops.Rel):
         """The job that runs query ``rel``'s plan (the plan ``%explain`` shows)."""
@@ -323,7 +326,11 @@ class TableEnvironment:
         return TableJob(query_plan(rel, self._query()))
 
     def execute_query_internal(self, rel: ops.Rel) -> TableResult:
-        return self._job(rel).query_result()
+        job = self._job(rel)
+        query = job.query_rows()
+        return TableResult(TableSchema.of(rel.schema.without_time_attributes()),
+                           ResultKind.SUCCESS_WITH_CONTENT, query.rows, job.streaming,
+                           job_client=query.client, unbounded=query.unbounded)
 
     def execute_insert_internal(self, rel: ops.Rel, target, overwrite: bool) -> TableResult:
         if isinstance(target, TableDescriptor):
@@ -334,7 +341,11 @@ class TableEnvironment:
             name = object_path.name
         if not isinstance(entry, CatalogTable):
             raise ValidationException("INSERT into a view is not supported: '%s'." % target)
-        return self._job(rel).insert(name, entry, overwrite)
+        job = self._job(rel)
+        client = job.insert(name, entry, overwrite)
+        return TableResult.of_rows(["default_catalog.default_database.%s" % name],
+                                   [DataTypes.BIGINT()], [(-1,)], job.streaming,
+                                   job_client=client)
 
     def _to_pandas(self, rel: ops.Rel):
         return self._job(rel).to_pandas()
@@ -400,7 +411,9 @@ class StreamTableEnvironment(TableEnvironment):
         if not isinstance(row, RowType):
             row = RowType([RowField("f0", row)])
         rel: ops.Rel = ops.StreamScan(schema=Schema.of(row.field_names(), row.field_types()),
-                                      stream=data_stream, changelog=changelog)
+                                      node=data_stream._values_node(),
+                                      settings=data_stream.get_execution_environment()
+                                      .job_settings(), changelog=changelog)
         if fields_or_schema and isinstance(fields_or_schema[0], DeclaredSchema):
             rel = _with_declared_columns(rel, fields_or_schema[0])
         elif fields_or_schema:

@@ -1,43 +1,16 @@
 """``TableResult``: what ``execute()`` and ``execute_sql()`` return, as in PyFlink."""
 from __future__ import annotations
 
-from typing import Callable, Iterator, List, Optional
+from typing import Callable, List, Optional
 
+from pystream.common.closeable_iterator import CloseableIterator
 from pystream.common.job import CompletableFuture
 from pystream.common.table_formatting import MAX_COLUMN_WIDTH, TableauWriter, tableau_lines
-from pystream.common.types import Row, RowKind
+from pystream.common.types import Row
 from pystream.table.result_kind import ResultKind
 from pystream.table.table_schema import TableSchema
 
 __all__ = ["TableResult", "CloseableIterator", "JobClients"]
-
-
-class CloseableIterator:
-    """The rows of a result; ``close()`` (or leaving a ``with`` block) stops its query."""
-
-    def __init__(self, rows: Iterator[Row], close: Optional[Callable[[], None]] = None):
-        self._rows = rows
-        self._close = close
-
-    def __iter__(self) -> "CloseableIterator":
-        return self
-
-    def __next__(self) -> Row:
-        return next(self._rows)
-
-    def next(self) -> Row:
-        return next(self._rows)
-
-    def close(self) -> None:
-        if self._close is not None:
-            close, self._close = self._close, None
-            close()
-
-    def __enter__(self) -> "CloseableIterator":
-        return self
-
-    def __exit__(self, exc_type, exc_val, exc_tb) -> None:
-        self.close()
 
 
 class TableResult:
@@ -59,13 +32,15 @@ class TableResult:
     @staticmethod
     def of_rows(names: List[str], types, rows: List[tuple], streaming: bool = False,
                 kind: ResultKind = ResultKind.SUCCESS_WITH_CONTENT,
-                max_column_width: Optional[int] = MAX_COLUMN_WIDTH) -> "TableResult":
-        """A result of rows known already (DDL's ``OK``, SHOW, DESCRIBE); ``print()`` cuts
-        its cells at ``max_column_width`` (None: never, as for SHOW CREATE)."""
+                max_column_width: Optional[int] = MAX_COLUMN_WIDTH,
+                job_client=None) -> "TableResult":
+        """A result of rows known already (DDL's ``OK``, SHOW, DESCRIBE, an INSERT's -1);
+        ``print()`` cuts its cells at ``max_column_width`` (None: never, as for SHOW
+        CREATE)."""
         schema = TableSchema(list(names), list(types))
         result = TableResult(schema, kind,
                              lambda: CloseableIterator(iter([Row(*r) for r in rows])),
-                             streaming, query=False)
+                             streaming, job_client=job_client, query=False)
         result._max_column_width = max_column_width
         return result
 
@@ -171,7 +146,3 @@ class JobClients:
         except KeyboardInterrupt:
             self.cancel()
             raise
-
-
-def row_kind_of(op: int) -> RowKind:
-    return (RowKind.INSERT, RowKind.UPDATE_BEFORE, RowKind.UPDATE_AFTER, RowKind.DELETE)[op]

@@ -26,8 +26,7 @@ a second test counts those imports too (but for the two compilers' mutual recurs
 
 **Layers.** ``LAYERS`` orders the packages (shared types, nodes and worker code, planning,
 the compiler, the APIs, the server, the shell, the command); no import, not even inside a
-function, runs up from one layer to a higher one, apart from the ones ``UPWARD_IMPORTS``
-lists as they are today (a ratchet: an entry that no longer happens must go).
+function, runs up from one layer to a higher one.
 
 **Private names.** ``pyshell`` is a client of pystream like any program: it must not reach
 into what pystream keeps private (``from pystream.x import _name``, ``import pystream._x``,
@@ -280,16 +279,6 @@ LAYERS = (
     ("cli", "__main__"),
 )
 
-# (module, the package above it that it imports): imports that run up the layers today.
-# The test fails on a new one, and on an entry that no longer happens (then it goes).
-UPWARD_IMPORTS = {
-    # unbounded Table queries built as DataStream jobs through the public API
-    ("pystream.compiler.relational.scans", "pystream.datastream"),
-    ("pystream.compiler.table_job", "pystream.datastream"),
-    ("pystream.compiler.table_job", "pystream.table"),
-}
-
-
 def _layer(module: str) -> int:
     parts = module.split(".")
     name = parts[0] if parts[0] != "pystream" or len(parts) == 1 else parts[1]
@@ -310,12 +299,9 @@ def upward_imports() -> Set[Tuple[str, str]]:
 
 
 def test_no_import_runs_up_the_layers():
-    upward = upward_imports()
-    new, gone = sorted(upward - UPWARD_IMPORTS), sorted(UPWARD_IMPORTS - upward)
-    assert not new, "imports up the layers (see LAYERS):\n" + "\n".join(
-        "%s imports %s" % pair for pair in new)
-    assert not gone, "no longer imported: remove from UPWARD_IMPORTS:\n" + "\n".join(
-        "%s -> %s" % pair for pair in gone)
+    upward = sorted(upward_imports())
+    assert not upward, "imports up the layers (see LAYERS):\n" + "\n".join(
+        "%s imports %s" % pair for pair in upward)
 
 
 def _private(name: str) -> bool:
@@ -381,7 +367,7 @@ if __name__ == "__main__":
 # An import of pystream's own code belongs at the top of the module, where a reader sees what
 # the module depends on. It stays inside a function only for one of these reasons (the test
 # computes them; nothing is listed by hand):
-#   * it runs up the layers (``UPWARD_IMPORTS``);
+#   * it runs up the layers (which ``test_no_import_runs_up_the_layers`` fails on);
 #   * it takes a name from an enclosing package's ``__init__``, which may not have run yet;
 #   * it is in a package's ``__init__`` and imports the package's own submodules: a thread
 #     that imports a submodule first holds it while it waits for the package, so a package
@@ -499,7 +485,7 @@ def imports_in_functions_without_reason() -> List[str]:
                         t.startswith(module + ".") for t in targets):
                     continue  # a package's own submodules, from its __init__
                 if any(_layer(t) > _layer(module) for t in targets):
-                    continue  # up the layers: UPWARD_IMPORTS holds them
+                    continue  # up the layers: test_no_import_runs_up_the_layers says so
                 if any(libraries(t) - loaded for t in targets):
                     continue  # would load pyspark (or the like) at import
                 if any(module in _reachable(graph, t) for t in targets):

@@ -118,10 +118,10 @@ def test_a_run_that_fails_drops_the_table_from_sparks_cache(joined):
         raise ValueError("no names today")
 
     job = TableJob(plan_of(joined.select(boom(joined.name))))
-    result = job.query_result()
+    query = job.query_rows()
     assert job.cached_frames  # read once: the run keeps the table in Spark's cache
     with pytest.raises(Exception, match="no names today"):
-        result.collect()
+        query.rows()
     assert not job.cached_frames
 
 

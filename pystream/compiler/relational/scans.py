@@ -20,6 +20,7 @@ from pystream.compiler.relational.frames import (
     select_with_system_columns,
 )
 from pystream.errors import UnsupportedFeatureError
+from pystream.plan import plan
 from pystream.plan.reads import EVERYTHING, scan_key
 from pystream.plan.relational import is_bounded, reads_changelog
 from pystream.relational import expressions as ex
@@ -154,13 +155,9 @@ def watermark_delay(df: DataFrame, column: str) -> Optional[int]:
 def stream_scan_frame(node: ops.StreamScan, ctx: Context) -> Frame:
     """A bounded DataStream's records, compiled by the DataStream compiler (BATCH)."""
     from pystream.compiler import compile_stream
-    from pystream.datastream import RuntimeExecutionMode
-    from pystream.datastream.planning import plan_of
 
-    stream = node.stream
     if ctx.unbounded and not is_bounded(node):  # in the job's own DataStream compiler
-
-        flow = ctx.compiler.flow(_values_node(stream))
+        flow = ctx.compiler.flow(node.node)
         flow = ctx.compiler.materialize(flow, Layout(flow.type_info))
         columns = [quoted(c).cast(f.data_type.spark_type()).alias(f.name)
                    for c, f in zip(column_names(flow.type_info), node.schema)]
@@ -170,7 +167,7 @@ def stream_scan_frame(node: ops.StreamScan, ctx: Context) -> Frame:
     if not is_bounded(node):
         raise UnsupportedFeatureError(
             "from_data_stream of an unbounded DataStream in a BATCH table environment")
-    compiled = compile_stream(plan_of(stream, RuntimeExecutionMode.BATCH))
+    compiled = compile_stream(plan([node.node], replace(node.settings, runtime_mode="BATCH")))
     columns = [quoted(c).cast(f.data_type.spark_type()).alias(f.name)
                for c, f in zip(compiled.columns, node.schema)]
     if ctx.changelog and _row_kinds(node, compiled.df.columns):
@@ -191,7 +188,3 @@ def _row_kinds(node: ops.StreamScan, columns) -> bool:
 
 def _kind_as_op():
     return F.col(ROW_KIND).cast("int").alias(OP)
-
-
-def _values_node(stream):
-    return stream._values_node() if hasattr(stream, "_values_node") else stream._node
