@@ -8,7 +8,11 @@ Each type knows three things:
 * its Spark type (``spark_type()``) and how a Python value goes in and comes out
   (``spark_value``, ``python_value``);
 * its DataStream type (``to_type_info()``), so a ``DataTypes.ROW`` describes the records a CSV
-  reader produces or a Parquet writer expects.
+  reader produces or a Parquet writer expects;
+* PyFlink's conversion between a Python value and its internal SQL value
+  (``to_sql_type``/``from_sql_type``, ``need_conversion``: a DATE as days since 1970-01-01, a
+  TIMESTAMP as microseconds, a ROW as a tuple led by its row kind, ...), for user-defined
+  types built on them (``UserDefinedType``).
 
 >>> DataTypes.ROW([DataTypes.FIELD('id', DataTypes.INT()),
 ...                DataTypes.FIELD('name', DataTypes.STRING())]).summary_string()
@@ -16,15 +20,18 @@ Each type knows three things:
 """
 from __future__ import annotations
 
+import calendar
 import datetime
 import decimal
+import pickle
+import time
 from copy import copy
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Sequence
 
 from pystream.common import typeinfo as ti
 from pystream.common.typeinfo import TypeInformation, Types
-from pystream.common.types import Row
+from pystream.common.types import Row, RowKind, _create_row
 
 if TYPE_CHECKING:
     from pyspark.sql import types as st
@@ -35,7 +42,8 @@ __all__ = [
     "BigIntType", "FloatType", "DoubleType", "DecimalType", "DateType", "TimeType",
     "TimestampType", "LocalZonedTimestampType", "YearMonthIntervalType", "DayTimeIntervalType",
     "ArrayType", "MapType", "MultisetType", "ListViewType", "MapViewType", "Resolution",
-    "infer_data_type",
+    "AtomicType", "NumericType", "IntegralType", "FractionalType", "ZonedTimestampType",
+    "RawType", "UserDefinedType", "infer_data_type",
 ]
 
 MAX_LENGTH = 0x7FFFFFFF
@@ -85,10 +93,29 @@ class DataType:
         return type(self).type_name()
 
     def __eq__(self, other):
-        return type(self) is type(other) and self.__dict__ == other.__dict__
+        return type(self) is type(other) and _compared(self) == _compared(other)
 
     def __hash__(self):
         return hash(repr(self))
+
+    def bridged_to(self, conversion_cls) -> "DataType":
+        """A hint of the Java class values take entering or leaving Flink's tables (kept;
+        pystream's values are Python's either way). Returns this type."""
+        self._conversion_cls = conversion_cls
+        return self
+
+    # -- PyFlink's Python values and internal SQL values ---------------------------------
+    def need_conversion(self) -> bool:
+        """Whether a Python value of this type differs from its internal SQL value."""
+        return False
+
+    def to_sql_type(self, obj):
+        """A Python value as its internal SQL value."""
+        return obj
+
+    def from_sql_type(self, obj):
+        """An internal SQL value as its Python value."""
+        return obj
 
     # -- Flink's text --------------------------------------------------------------------
     def sql_text(self) -> str:
@@ -115,7 +142,28 @@ class DataType:
         raise NotImplementedError("%s has no DataStream type" % self.summary_string())
 
 
-class _Simple(DataType):
+def _compared(data_type: DataType) -> dict:
+    """What equality of types compares: all but the ``bridged_to`` hint."""
+    return {k: v for k, v in data_type.__dict__.items() if k != "_conversion_cls"}
+
+
+class AtomicType(DataType):
+    """Every type but ARRAY, MAP, MULTISET and ROW."""
+
+
+class NumericType(AtomicType):
+    """The numeric types."""
+
+
+class IntegralType(NumericType):
+    """TINYINT, SMALLINT, INT, BIGINT."""
+
+
+class FractionalType(NumericType):
+    """FLOAT, DOUBLE, DECIMAL."""
+
+
+class _Simple(AtomicType):
     """A type without parameters: its Spark type and DataStream type are class attributes."""
 
     _spark = "NullType"  # the name of its pyspark type class
@@ -139,35 +187,49 @@ class BooleanType(_Simple):
     _spark, _type_info = "BooleanType", "BOOLEAN"
 
 
-class TinyIntType(_Simple):
+class TinyIntType(_Simple, IntegralType):
     _spark, _type_info = "ByteType", "BYTE"
 
 
-class SmallIntType(_Simple):
+class SmallIntType(_Simple, IntegralType):
     _spark, _type_info = "ShortType", "SHORT"
 
 
-class IntType(_Simple):
+class IntType(_Simple, IntegralType):
     _spark, _type_info = "IntegerType", "INT"
 
 
-class BigIntType(_Simple):
+class BigIntType(_Simple, IntegralType):
     _spark, _type_info = "LongType", "LONG"
 
 
-class FloatType(_Simple):
+class FloatType(_Simple, FractionalType):
     _spark, _type_info = "FloatType", "FLOAT"
 
 
-class DoubleType(_Simple):
+class DoubleType(_Simple, FractionalType):
     _spark, _type_info = "DoubleType", "DOUBLE"
 
 
 class DateType(_Simple):
     _spark, _type_info = "DateType", "SQL_DATE"
 
+    EPOCH_ORDINAL = datetime.datetime(1970, 1, 1).toordinal()
 
-class _Sized(DataType):
+    def need_conversion(self) -> bool:
+        return True
+
+    def to_sql_type(self, d):
+        """Days since 1970-01-01."""
+        if d is not None:
+            return d.toordinal() - self.EPOCH_ORDINAL
+
+    def from_sql_type(self, v):
+        if v is not None:
+            return datetime.date.fromordinal(v + self.EPOCH_ORDINAL)
+
+
+class _Sized(AtomicType):
     """CHAR, VARCHAR, BINARY, VARBINARY: a length."""
 
     def __init__(self, length: int = 1, nullable: bool = True):
@@ -238,7 +300,7 @@ class VarBinaryType(_Sized):
         return Types.PRIMITIVE_ARRAY(Types.BYTE())
 
 
-class DecimalType(DataType):
+class DecimalType(FractionalType):
     def __init__(self, precision: int = 10, scale: int = 0, nullable: bool = True):
         super().__init__(nullable)
         if not (1 <= precision <= 38 and 0 <= scale <= precision):
@@ -267,7 +329,7 @@ class DecimalType(DataType):
         return Types.BIG_DEC()
 
 
-class _Precise(DataType):
+class _Precise(AtomicType):
     """TIME, TIMESTAMP, TIMESTAMP_LTZ: a fractional-second precision."""
 
     default_precision = 6
@@ -289,10 +351,36 @@ class _Precise(DataType):
         return value.replace(microsecond=value.microsecond // unit * unit)
 
 
+# microseconds from 1970-01-01 00:00 UTC to that moment in the local time zone (PyFlink's
+# internal TIME and TIMESTAMP_LTZ values are counted from it)
+_LOCAL_EPOCH_MICROS = calendar.timegm(time.localtime(0)) * 10 ** 6
+
+
 class TimeType(_Precise):
     """TIME(p): a time of day (Spark's TIME)."""
 
     default_precision = 0
+    EPOCH_ORDINAL = _LOCAL_EPOCH_MICROS
+
+    def need_conversion(self) -> bool:
+        return True
+
+    def to_sql_type(self, t):
+        """Microseconds since midnight (of UTC for a time with a time zone)."""
+        if t is not None:
+            if t.tzinfo is not None:
+                offset = t.utcoffset() or datetime.timedelta()
+                shift = (offset.days * 86400 + offset.seconds) * 10 ** 6 + offset.microseconds
+            else:
+                shift = self.EPOCH_ORDINAL
+            return ((t.hour * 60 + t.minute) * 60 + t.second) * 10 ** 6 + t.microsecond - shift
+
+    def from_sql_type(self, t):
+        if t is not None:
+            seconds, microseconds = divmod(t + self.EPOCH_ORDINAL, 10 ** 6)
+            minutes, seconds = divmod(seconds, 60)
+            hours, minutes = divmod(minutes, 60)
+            return datetime.time(hours, minutes, seconds, microseconds)
 
     def spark_type(self) -> st.DataType:
         st = _spark_types()
@@ -305,8 +393,32 @@ class TimeType(_Precise):
         return Types.SQL_TIME()
 
 
+def _epoch_micros(dt: datetime.datetime) -> int:
+    """Microseconds since 1970-01-01 00:00 UTC of ``dt`` (in the local time zone when it has
+    none)."""
+    seconds = calendar.timegm(dt.utctimetuple()) if dt.tzinfo else time.mktime(dt.timetuple())
+    return int(seconds) * 10 ** 6 + dt.microsecond
+
+
+def _local_datetime(micros: int) -> datetime.datetime:
+    return datetime.datetime.fromtimestamp(micros // 10 ** 6).replace(
+        microsecond=micros % 10 ** 6)
+
+
 class TimestampType(_Precise):
     """TIMESTAMP(p): a date and time without time zone (Spark's TIMESTAMP_NTZ)."""
+
+    def need_conversion(self) -> bool:
+        return True
+
+    def to_sql_type(self, dt):
+        """Microseconds since 1970-01-01 00:00 UTC, reading a naive value as local time."""
+        if dt is not None:
+            return _epoch_micros(dt)
+
+    def from_sql_type(self, ts):
+        if ts is not None:
+            return _local_datetime(ts)
 
     def spark_type(self) -> st.DataType:
         st = _spark_types()
@@ -322,6 +434,19 @@ class TimestampType(_Precise):
 class LocalZonedTimestampType(_Precise):
     """TIMESTAMP_LTZ(p): an instant, shown in the session time zone (Spark's TIMESTAMP)."""
 
+    EPOCH_ORDINAL = _LOCAL_EPOCH_MICROS
+
+    def need_conversion(self) -> bool:
+        return True
+
+    def to_sql_type(self, dt):
+        if dt is not None:
+            return _epoch_micros(dt) + self.EPOCH_ORDINAL
+
+    def from_sql_type(self, ts):
+        if ts is not None:
+            return _local_datetime(ts - self.EPOCH_ORDINAL)
+
     def sql_text(self) -> str:
         return "TIMESTAMP_LTZ(%d)" % self.precision
 
@@ -334,6 +459,28 @@ class LocalZonedTimestampType(_Precise):
 
     def to_type_info(self) -> TypeInformation:
         return Types.INSTANT()
+
+
+class ZonedTimestampType(_Precise):
+    """TIMESTAMP WITH TIME ZONE: PyFlink's class, which no table column can have (Flink's
+    planner does not support the type); its values convert as PyFlink's do."""
+
+    def need_conversion(self) -> bool:
+        return True
+
+    def to_sql_type(self, dt):
+        """(microseconds of the local wall-clock time, the offset in seconds)."""
+        if dt is not None:
+            zone = dt.tzinfo or datetime.datetime.now(datetime.timezone.utc).astimezone().tzinfo
+            offset = int(zone.utcoffset(dt).total_seconds())
+            return _epoch_micros(dt) + offset * 10 ** 6, offset
+
+    def from_sql_type(self, zoned_ts):
+        if zoned_ts is not None:
+            micros, offset = zoned_ts[0] - zoned_ts[1] * 10 ** 6, zoned_ts[1]
+            zone = datetime.timezone(datetime.timedelta(seconds=offset))
+            return datetime.datetime.fromtimestamp(micros // 10 ** 6, tz=zone).replace(
+                microsecond=micros % 10 ** 6)
 
 
 class Resolution:
@@ -363,7 +510,7 @@ class Resolution:
         return "%s(%s)" % (self._unit, self._precision)
 
 
-class YearMonthIntervalType(DataType):
+class YearMonthIntervalType(AtomicType):
     """INTERVAL YEAR / YEAR TO MONTH / MONTH; values are numbers of months."""
 
     class YearMonthResolution:
@@ -371,10 +518,21 @@ class YearMonthIntervalType(DataType):
         MONTH = 2
         YEAR_TO_MONTH = 3
 
-    def __init__(self, resolution: int = 2, precision: int = 2, nullable: bool = True):
+    DEFAULT_PRECISION = 2
+
+    def __init__(self, resolution: int = 2, precision: int = DEFAULT_PRECISION,
+                 nullable: bool = True):
         super().__init__(nullable)
-        self.resolution = resolution
-        self.precision = precision
+        self._resolution = resolution
+        self._precision = precision
+
+    @property
+    def resolution(self) -> int:
+        return self._resolution
+
+    @property
+    def precision(self) -> int:
+        return self._precision
 
     def __repr__(self):
         return "YearMonthIntervalType(%s, %s, %s)" % (self.resolution, self.precision,
@@ -391,7 +549,7 @@ class YearMonthIntervalType(DataType):
                                         st.YearMonthIntervalType.MONTH)
 
 
-class DayTimeIntervalType(DataType):
+class DayTimeIntervalType(AtomicType):
     """INTERVAL DAY ... SECOND; values are ``datetime.timedelta``."""
 
     class DayTimeResolution(Enum):
@@ -406,12 +564,41 @@ class DayTimeIntervalType(DataType):
         MINUTE_TO_SECOND = 9
         SECOND = 10
 
+    DEFAULT_DAY_PRECISION = 2
+    DEFAULT_FRACTIONAL_PRECISION = 6
+
     def __init__(self, resolution: "DayTimeIntervalType.DayTimeResolution" = None,
-                 day_precision: int = 2, fractional_precision: int = 6, nullable: bool = True):
+                 day_precision: int = DEFAULT_DAY_PRECISION,
+                 fractional_precision: int = DEFAULT_FRACTIONAL_PRECISION, nullable: bool = True):
         super().__init__(nullable)
-        self.resolution = resolution or DayTimeIntervalType.DayTimeResolution.SECOND
-        self.day_precision = day_precision
-        self.fractional_precision = fractional_precision
+        self._resolution = resolution or DayTimeIntervalType.DayTimeResolution.SECOND
+        self._day_precision = day_precision
+        self._fractional_precision = fractional_precision
+
+    @property
+    def resolution(self) -> "DayTimeIntervalType.DayTimeResolution":
+        return self._resolution
+
+    @property
+    def day_precision(self) -> int:
+        return self._day_precision
+
+    @property
+    def fractional_precision(self) -> int:
+        return self._fractional_precision
+
+    def need_conversion(self) -> bool:
+        return True
+
+    def to_sql_type(self, timedelta):
+        """Microseconds."""
+        if timedelta is not None:
+            return (timedelta.days * 86400 + timedelta.seconds) * 10 ** 6 + \
+                timedelta.microseconds
+
+    def from_sql_type(self, ts):
+        if ts is not None:
+            return datetime.timedelta(microseconds=ts)
 
     def __repr__(self):
         return "DayTimeIntervalType(%s, %s, %s, %s)" % (
@@ -461,6 +648,19 @@ class ArrayType(DataType):
     def to_type_info(self) -> TypeInformation:
         return Types.OBJECT_ARRAY(self.element_type.to_type_info())
 
+    def need_conversion(self) -> bool:
+        return self.element_type.need_conversion()
+
+    def to_sql_type(self, obj):
+        if not self.need_conversion():
+            return obj
+        return obj and [self.element_type.to_sql_type(v) for v in obj]
+
+    def from_sql_type(self, obj):
+        if not self.need_conversion():
+            return obj
+        return obj and [self.element_type.from_sql_type(v) for v in obj]
+
 
 class MultisetType(DataType):
     """MULTISET<T>: kept in Spark as a map from element to its count, as PyFlink returns it."""
@@ -492,6 +692,19 @@ class MultisetType(DataType):
         if value is None:
             return None
         return {self.element_type.python_value(k): n for k, n in value.items()}
+
+    def need_conversion(self) -> bool:
+        return self.element_type.need_conversion()
+
+    def to_sql_type(self, obj):
+        if not self.need_conversion():
+            return obj
+        return obj and [self.element_type.to_sql_type(v) for v in obj]
+
+    def from_sql_type(self, obj):
+        if not self.need_conversion():
+            return obj
+        return obj and [self.element_type.from_sql_type(v) for v in obj]
 
 
 class MapType(DataType):
@@ -526,6 +739,21 @@ class MapType(DataType):
     def to_type_info(self) -> TypeInformation:
         return Types.MAP(self.key_type.to_type_info(), self.value_type.to_type_info())
 
+    def need_conversion(self) -> bool:
+        return self.key_type.need_conversion() or self.value_type.need_conversion()
+
+    def to_sql_type(self, obj):
+        if not self.need_conversion():
+            return obj
+        return obj and {self.key_type.to_sql_type(k): self.value_type.to_sql_type(v)
+                        for k, v in obj.items()}
+
+    def from_sql_type(self, obj):
+        if not self.need_conversion():
+            return obj
+        return obj and {self.key_type.from_sql_type(k): self.value_type.from_sql_type(v)
+                        for k, v in obj.items()}
+
 
 class ListViewType(DataType):
     """The type of a ``ListView`` in an aggregate function's accumulator (only there)."""
@@ -539,6 +767,14 @@ class ListViewType(DataType):
 
     def sql_text(self) -> str:
         return "LIST_VIEW<%s>" % self.element_type.summary_string()
+
+    def to_sql_type(self, obj):
+        raise Exception("%s can only be used in accumulator type declaration of "
+                        "AggregateFunction." % type(self).__name__)
+
+    def from_sql_type(self, obj):
+        raise Exception("%s can only be used in accumulator type declaration of "
+                        "AggregateFunction." % type(self).__name__)
 
 
 class MapViewType(DataType):
@@ -555,6 +791,14 @@ class MapViewType(DataType):
     def sql_text(self) -> str:
         return "MAP_VIEW<%s, %s>" % (self.key_type.summary_string(),
                                      self.value_type.summary_string())
+
+    def to_sql_type(self, obj):
+        raise Exception("%s can only be used in accumulator type declaration of "
+                        "AggregateFunction." % type(self).__name__)
+
+    def from_sql_type(self, obj):
+        raise Exception("%s can only be used in accumulator type declaration of "
+                        "AggregateFunction." % type(self).__name__)
 
 
 class RowField:
@@ -576,6 +820,15 @@ class RowField:
 
     def __hash__(self):
         return hash((self.name, repr(self.data_type)))
+
+    def need_conversion(self) -> bool:
+        return self.data_type.need_conversion()
+
+    def to_sql_type(self, obj):
+        return self.data_type.to_sql_type(obj)
+
+    def from_sql_type(self, obj):
+        return self.data_type.from_sql_type(obj)
 
 
 class RowType(DataType):
@@ -646,6 +899,90 @@ class RowType(DataType):
 
     def to_type_info(self) -> TypeInformation:
         return Types.ROW_NAMED(self.names, [f.data_type.to_type_info() for f in self.fields])
+
+    def need_conversion(self) -> bool:
+        return True  # a Row, a dict or an object becomes a tuple
+
+    def to_sql_type(self, obj):
+        """A tuple: the row kind's value, then the fields' SQL values (taken by name from a
+        named Row, a dict or an object's attributes; else by position)."""
+        if obj is None:
+            return None
+        kind = obj.get_row_kind() if isinstance(obj, Row) else RowKind.INSERT
+        if isinstance(obj, dict):
+            values = [obj.get(n) for n in self.names]
+        elif isinstance(obj, Row) and obj.get_field_names() is not None:
+            values = [obj[n] for n in self.names]
+        elif isinstance(obj, (tuple, list, Row)):
+            values = list(obj)
+        elif hasattr(obj, "__dict__"):
+            values = [obj.__dict__.get(n) for n in self.names]
+        else:
+            raise ValueError("Unexpected tuple %r with RowType" % (obj,))
+        return (kind.value,) + tuple(f.to_sql_type(v) for f, v in zip(self.fields, values))
+
+    def from_sql_type(self, obj):
+        """A named Row of the fields' Python values (a Row already is one)."""
+        if obj is None or isinstance(obj, Row):
+            return obj
+        return _create_row(self.names, [f.from_sql_type(v) for f, v in zip(self.fields, obj)])
+
+
+class RawType(DataType):
+    """A pickled Python object (PyFlink's logical type of a pickled byte array)."""
+
+    def from_sql_type(self, obj):
+        return pickle.loads(obj)
+
+
+class UserDefinedType(DataType):
+    """A user-defined type (UDT): values stored as ``sql_type()``'s, converted by the
+    subclass's ``serialize`` and ``deserialize`` (PyFlink: for Flink's internal use)."""
+
+    def __eq__(self, other):
+        return type(self) is type(other)
+
+    def __hash__(self):
+        return hash(type(self))
+
+    @classmethod
+    def type_name(cls) -> str:
+        return cls.__name__.lower()
+
+    @classmethod
+    def sql_type(cls) -> DataType:
+        """The SQL type the values are stored as."""
+        raise NotImplementedError("UDT must implement sql_type().")
+
+    @classmethod
+    def module(cls) -> str:
+        """The Python module of the UDT."""
+        raise NotImplementedError("UDT must implement module().")
+
+    @classmethod
+    def java_udt(cls) -> str:
+        """The class name of the paired Java UDT ('' when there is none)."""
+        return ""
+
+    def need_conversion(self) -> bool:
+        return True
+
+    def to_sql_type(self, obj):
+        if obj is not None:
+            return self.sql_type().to_sql_type(self.serialize(obj))
+
+    def from_sql_type(self, obj):
+        value = self.sql_type().from_sql_type(obj)
+        if value is not None:
+            return self.deserialize(value)
+
+    def serialize(self, obj):
+        """A value of the user's type as a value of ``sql_type()``."""
+        raise NotImplementedError("UDT must implement serialize().")
+
+    def deserialize(self, datum):
+        """A value of ``sql_type()`` as a value of the user's type."""
+        raise NotImplementedError("UDT must implement deserialize().")
 
 
 class DataTypes:

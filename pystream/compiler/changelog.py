@@ -13,7 +13,7 @@ accumulation runs in Python, per key.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import List
+from typing import Any, List
 
 from pyspark.sql import Column, Window
 from pyspark.sql import functions as F
@@ -32,6 +32,7 @@ from pystream.runtime.changelog import (
     AggregateChangelog,
     AggregateSpec,
     BundledAggregate,
+    Lag,
     retracts,
 )
 
@@ -46,6 +47,9 @@ def aggregate_spec(call, columns, result: T.DataType, arg_types):
     if isinstance(call, ex.UserCall):
         function = shipped_evaluator(UserAggregate(call.function, list(arg_types), result))
         return AggregateSpec("user", tuple(columns), function=function)
+    if call.name == "lag":  # OVER windows' LAG(value [, offset [, default]])
+        return AggregateSpec("user", tuple(columns[:1]), function=Lag(
+            *[_constant(call, a) for a in call.args[1:]]))
     name = "count_star" if call.name == "count" and not call.args else call.name
     if name not in ACCUMULATORS or len(call.args) > 1:
         raise UnsupportedFeatureError(
@@ -54,6 +58,14 @@ def aggregate_spec(call, columns, result: T.DataType, arg_types):
     integral = isinstance(result, (T.TinyIntType, T.SmallIntType, T.IntType, T.BigIntType))
     scale = result.scale if isinstance(result, T.DecimalType) else None
     return AggregateSpec(name, tuple(columns), call.distinct, integral, scale)
+
+
+def _constant(call, arg) -> Any:
+    """The value of a literal argument of ``call``."""
+    if not isinstance(arg, ex.Literal):
+        raise UnsupportedFeatureError("%s() with an argument other than a literal after the "
+                                      "first (there: %s)" % (call.name.upper(), arg))
+    return arg.value
 
 
 @dataclass

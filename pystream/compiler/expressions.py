@@ -399,7 +399,7 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "now": _call("current_timestamp"), "proctime": _call("current_timestamp"),
     "local_timestamp": _call("localtimestamp"),
     "current_row_timestamp": _call("current_timestamp"),
-    "to_date": _call("to_date"), "to_timestamp": _to_timestamp,
+    "to_date": _call("to_date"), "to_time": _call("to_time"), "to_timestamp": _to_timestamp,
     "to_timestamp_ltz": _to_timestamp_ltz,
     "date_format": _call("date_format"), "extract": _extract,
     "floor_time": _floor_time, "ceil_time": _ceil_time, "timestampadd": _timestampadd,

@@ -24,7 +24,8 @@ from pyspark import cloudpickle  # accumulators of user functions are classes of
 from pyspark.sql import Row as SparkRow
 from pyspark.sql.streaming import StatefulProcessor, StatefulProcessorHandle
 
-__all__ = ["AggregateSpec", "AggregateChangelog", "UpsertNormalize", "ACCUMULATORS", "OP_COLUMN"]
+__all__ = ["AggregateSpec", "AggregateChangelog", "UpsertNormalize", "ACCUMULATORS", "OP_COLUMN",
+           "Lag"]
 
 OP_COLUMN = "__op"
 INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE = 0, 1, 2, 3
@@ -104,6 +105,32 @@ ACCUMULATORS = {
     "avg": (None, _avg, _avg_result),
     "sum_retract": (None, _avg, _total),  # (total, number of values)
 }
+
+
+@dataclass(frozen=True)
+class Lag:
+    """LAG(value, offset, default) over an OVER window's rows in their order: the value
+    ``offset`` rows before the last row added, ``default`` where there is none (a NULL value
+    is a row too). An aggregate of the ``create``/``add``/``value`` kind."""
+
+    offset: int = 1
+    default: Any = None
+
+    def create(self) -> list:
+        return []
+
+    def add(self, acc: list, values: list) -> list:
+        acc.append(values[0])
+        del acc[:-(self.offset + 1)]
+        return acc
+
+    def add_all(self, acc: list, columns: List[list], n: int) -> list:
+        for value in columns[0]:
+            acc = self.add(acc, [value])
+        return acc
+
+    def value(self, acc: list) -> Any:
+        return acc[0] if len(acc) > self.offset else self.default
 
 
 def _uncount(acc, value):

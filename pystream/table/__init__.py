@@ -7,6 +7,7 @@ from pystream.util.lazy import lazy_names
 
 _EXPORTS = {
     "DataType": "types", "DataTypes": "types", "RowType": "types", "RowField": "types",
+    "UserDefinedType": "types",
     "TableEnvironment": "table_environment", "StreamTableEnvironment": "table_environment",
     "StatementSet": "statement_set", "TablePipeline": "table_pipeline",
     "EnvironmentSettings": "environment_settings",

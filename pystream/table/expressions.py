@@ -22,7 +22,8 @@ __all__ = [
     "col", "lit", "range_", "and_", "or_", "not_", "current_date", "current_time",
     "current_timestamp", "current_watermark", "local_time", "local_timestamp", "to_date",
     "to_timestamp", "to_timestamp_ltz", "date_format", "timestamp_diff", "from_unixtime",
-    "unix_timestamp", "array", "row", "map_", "map_from_arrays", "json_string", "json_object",
+    "unix_timestamp", "convert_tz", "temporal_overlaps", "lag", "lead", "array", "row", "map_",
+    "map_from_arrays", "json_string", "json_object",
     "json_array", "row_interval", "pi", "e",
     "rand", "rand_integer",
     "atan2", "negative", "concat", "concat_ws", "uuid", "null_of", "log", "source_watermark",
@@ -139,6 +140,43 @@ def from_unixtime(unixtime, format=None) -> Expression:
 def unix_timestamp(date_str=None, format=None) -> Expression:
     args = [a for a in (date_str, format) if a is not None]
     return _call("unix_timestamp", *args)
+
+
+def convert_tz(date_str, tz_from, tz_to) -> Expression:
+    """The datetime text ``date_str`` ('yyyy-MM-dd HH:mm:ss') of zone ``tz_from`` as the
+    text of the same instant in zone ``tz_to``."""
+    return _call("convert_tz", date_str, tz_from, tz_to)
+
+
+def temporal_overlaps(left_time_point, left_temporal, right_time_point,
+                      right_temporal) -> Expression:
+    """Whether the time ranges [left_time_point, left_time_point + left_temporal] and
+    [right_time_point, right_time_point + right_temporal] overlap (each temporal an
+    interval: ``lit(1).hours``)."""
+    left = (to_node(left_time_point), ex.Call("plus", (to_node(left_time_point),
+                                                       to_node(left_temporal))))
+    right = (to_node(right_time_point), ex.Call("plus", (to_node(right_time_point),
+                                                         to_node(right_temporal))))
+
+    def reaches(one, other) -> ex.Expr:
+        return ex.Call("greater_than_or_equal", (ex.Call("greatest", one),
+                                                 ex.Call("least", other)))
+
+    return Expression(ex.Call("and", (reaches(left, right), reaches(right, left))))
+
+
+def lag(expr, offset=1, default=None) -> Expression:
+    """Over a window: the value of ``expr`` ``offset`` rows before (``default``, else NULL,
+    where there is none)."""
+    return _call("lag", expr, offset) if default is None else \
+        _call("lag", expr, offset, default)
+
+
+def lead(expr, offset=1, default=None) -> Expression:
+    """Over a window: the value of ``expr`` ``offset`` rows after (``default``, else NULL,
+    where there is none); BATCH mode only, as in Flink."""
+    return _call("lead", expr, offset) if default is None else \
+        _call("lead", expr, offset, default)
 
 
 def array(head, *tail) -> Expression:

@@ -76,3 +76,12 @@ def test_table_api_functions_pyflink_cannot_call_give_what_their_sql_gives(batch
         "MAP_UNION(m, m), JSON_OBJECT('s' VALUE s, 'd' VALUE d ABSENT ON NULL), "
         "JSON_OBJECT('d' VALUE d), JSON_ARRAY(id, d NULL ON NULL), JSON_ARRAY(id, d) FROM t")
     assert rows(table_api) == rows(sql)
+
+
+def test_an_array_of_dates_converts_its_sql_values_back_to_dates():
+    """PyFlink 2.3's ARRAY and MULTISET ``from_sql_type`` call their elements'
+    ``to_sql_type`` (an AttributeError for an array of DATE); pystream's undo
+    ``to_sql_type``."""
+    days = [datetime.date(1970, 1, 2), None]
+    for data_type in (DataTypes.ARRAY(DataTypes.DATE()), DataTypes.MULTISET(DataTypes.DATE())):
+        assert data_type.from_sql_type(data_type.to_sql_type(days)) == days
