@@ -7,7 +7,7 @@ from pystream.util.lazy import lazy_names
 
 _EXPORTS = {
     "DataType": "types", "DataTypes": "types", "RowType": "types", "RowField": "types",
-    "UserDefinedType": "types",
+    "UserDefinedType": "types", "SqlDialect": "sql_dialect",
     "TableEnvironment": "table_environment", "StreamTableEnvironment": "table_environment",
     "StatementSet": "statement_set", "TablePipeline": "table_pipeline",
     "EnvironmentSettings": "environment_settings",

@@ -18,7 +18,7 @@ __all__ = ["ObjectPath", "ObjectIdentifier", "CatalogTable", "CatalogView", "Cat
 
 
 @dataclass(frozen=True)
-class ObjectPath:
+class QualifiedName:
     """``catalog.database.object``, each part resolved against the current catalog/database."""
 
     catalog: str
@@ -27,6 +27,54 @@ class ObjectPath:
 
     def __str__(self) -> str:
         return "`%s`.`%s`.`%s`" % (self.catalog, self.database, self.name)
+
+
+@dataclass(frozen=True)
+class ObjectPath:
+    """A database name and an object (table, view, function) name in a catalog: PyFlink's
+    ``ObjectPath('db', 'orders')``, written ``db.orders``."""
+
+    database_name: Optional[str] = None
+    object_name: Optional[str] = None
+
+    @staticmethod
+    def from_string(full_name: str) -> "ObjectPath":
+        """``db.orders`` as an ObjectPath (exactly two non-empty names)."""
+        parts = full_name.split(".")
+        if len(parts) != 2 or not all(parts):
+            raise ValidationException(
+                "Cannot get split '%s' to get database name and object name" % full_name)
+        return ObjectPath(*parts)
+
+    def get_database_name(self) -> Optional[str]:
+        return self.database_name
+
+    def get_object_name(self) -> Optional[str]:
+        return self.object_name
+
+    def get_full_name(self) -> str:
+        return "%s.%s" % (self.database_name, self.object_name)
+
+    def compare_to(self, other: "ObjectPath") -> int:
+        """Negative, zero or positive as this path's full name sorts before, with or after
+        ``other``'s."""
+        mine, theirs = self.get_full_name(), other.get_full_name()
+        return (mine > theirs) - (mine < theirs)
+
+    def __lt__(self, other: "ObjectPath") -> bool:
+        return self.compare_to(other) < 0
+
+    def __le__(self, other: "ObjectPath") -> bool:
+        return self.compare_to(other) <= 0
+
+    def __gt__(self, other: "ObjectPath") -> bool:
+        return self.compare_to(other) > 0
+
+    def __ge__(self, other: "ObjectPath") -> bool:
+        return self.compare_to(other) >= 0
+
+    def __str__(self) -> str:
+        return self.get_full_name()
 
 
 @dataclass(frozen=True)
@@ -60,6 +108,10 @@ class ObjectIdentifier:
     def as_summary_string(self) -> str:
         return ".".join(self.to_list())
 
+    def to_object_path(self) -> ObjectPath:
+        """Its database and object name."""
+        return ObjectPath(self.database_name, self.object_name)
+
     def __str__(self) -> str:
         return self.as_serializable_string()
 
@@ -69,18 +121,18 @@ class CatalogManager:
 
     def __init__(self, catalog: str = "default_catalog", database: str = "default_database"):
         self._catalogs: Dict[str, Dict[str, Dict[str, Any]]] = {catalog: {database: {}}}
-        self._temporary: Dict[ObjectPath, Any] = {}
+        self._temporary: Dict[QualifiedName, Any] = {}
         self.current_catalog = catalog
         self.current_database = database
 
     # names
-    def path(self, name: str) -> ObjectPath:
+    def path(self, name: str) -> QualifiedName:
         """The full path of a possibly qualified, possibly back-quoted name."""
         parts = split_identifier(name)
         if not 1 <= len(parts) <= 3:
             raise ValidationException("Invalid path '%s'." % name)
         parts = [self.current_catalog, self.current_database][:3 - len(parts)] + parts
-        return ObjectPath(*parts)
+        return QualifiedName(*parts)
 
     # catalogs and databases
     def use_catalog(self, name: str) -> None:
@@ -137,7 +189,7 @@ class CatalogManager:
         return sorted(self._catalogs[self.current_catalog])
 
     # tables and views
-    def lookup(self, name: str) -> Tuple[ObjectPath, Any]:
+    def lookup(self, name: str) -> Tuple[QualifiedName, Any]:
         path = self.path(name)
         if path in self._temporary:
             return path, self._temporary[path]
@@ -202,13 +254,13 @@ class CatalogManager:
             raise TableAlreadyExistException("Table or view '%s' already exists." % target)
         if path in self._temporary:
             del self._temporary[path]
-            self._temporary[ObjectPath(path.catalog, path.database, target.name)] = entry
+            self._temporary[QualifiedName(path.catalog, path.database, target.name)] = entry
         else:
             objects = self._objects(path)
             del objects[path.name]
             objects[target.name] = entry
 
-    def _objects(self, path: ObjectPath) -> Dict[str, Any]:
+    def _objects(self, path: QualifiedName) -> Dict[str, Any]:
         catalog = self._catalogs.get(path.catalog)
         if catalog is None:
             raise CatalogException("A catalog with name [%s] does not exist." % path.catalog)
@@ -219,7 +271,7 @@ class CatalogManager:
         return database
 
     def _visible(self) -> Dict[str, Any]:
-        here = ObjectPath(self.current_catalog, self.current_database, "")
+        here = QualifiedName(self.current_catalog, self.current_database, "")
         objects = dict(self._objects(here))
         objects.update({p.name: e for p, e in self._temporary.items()
                         if (p.catalog, p.database) == (here.catalog, here.database)})
@@ -241,7 +293,7 @@ class CatalogManager:
                       and p.database == self.current_database)
 
 
-def path_text(path: ObjectPath) -> str:
+def path_text(path: QualifiedName) -> str:
     return "`%s`.`%s`.`%s`" % (path.catalog, path.database, path.name)
 
 

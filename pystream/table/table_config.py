@@ -5,6 +5,8 @@ import datetime
 from typing import Dict, Optional
 
 from pystream.common.configuration import Configuration
+from pystream.errors import UnsupportedFeatureError
+from pystream.table.sql_dialect import SqlDialect
 
 __all__ = ["TableConfig"]
 
@@ -51,6 +53,21 @@ class TableConfig:
     def get_idle_state_retention(self) -> datetime.timedelta:
         text = self.get("table.exec.state.ttl", "0 ms")
         return datetime.timedelta(milliseconds=int(text.split()[0]))
+
+    def get_sql_dialect(self) -> int:
+        """The SQL dialect statements are parsed in (``SqlDialect.DEFAULT``)."""
+        return SqlDialect.HIVE if self.get("table.sql-dialect") == "hive" else SqlDialect.DEFAULT
+
+    def set_sql_dialect(self, sql_dialect: int) -> None:
+        """Parse statements in ``sql_dialect``: ``SqlDialect.DEFAULT``, Flink SQL (Hive's
+        grammar, ``SqlDialect.HIVE``, is not there)."""
+        if sql_dialect == SqlDialect.HIVE:
+            raise UnsupportedFeatureError("the Hive SQL dialect (SqlDialect.HIVE): pystream "
+                                          "parses Flink SQL, SqlDialect.DEFAULT")
+        if sql_dialect != SqlDialect.DEFAULT:
+            raise TypeError("Unsupported SQL dialect: %s, supported SQL dialects are: "
+                            "SqlDialect.DEFAULT, SqlDialect.HIVE." % sql_dialect)
+        self.set("table.sql-dialect", "default")
 
     def get_configuration(self) -> Configuration:
         return self._configuration

@@ -3,7 +3,7 @@ stays usable: a valid query runs right after each one."""
 import pytest
 
 from pystream.errors import UnsupportedFeatureError
-from pystream.table import DataTypes
+from pystream.table import DataTypes, SqlDialect
 from pystream.table.expressions import col
 from pystream.util.exceptions import TableException, ValidationException
 from tests.table.conftest import rows
@@ -106,3 +106,10 @@ def test_columns_by_attribute_and_an_unknown_one(t_env, orders):
     assert rows(orders.select(orders.name).where(orders.name == "pear")) == [("pear",)]
     with pytest.raises(AttributeError, match=r"no field named 'nme'; fields: \[id, name\]"):
         orders.nme  # noqa: B018 - the attribute access is the test
+
+
+def test_the_hive_dialect_is_refused_where_it_is_set(t_env):
+    with pytest.raises(UnsupportedFeatureError, match="Hive SQL dialect"):
+        t_env.get_config().set_sql_dialect(SqlDialect.HIVE)
+    assert t_env.get_config().get_sql_dialect() == SqlDialect.DEFAULT
+    still_usable(t_env)
