@@ -42,11 +42,12 @@ from pystream.compiler.udfs import (
 )
 from pystream.errors import UnsupportedFeatureError
 from pystream.relational import expressions as ex
+from pystream.relational.functions import JSON_AGGREGATES
 from pystream.relational.resolve import type_of
 from pystream.relational.schema import Schema
 from pystream.util.exceptions import ValidationException
 
-__all__ = ["to_column", "aggregate_column", "SPARK_FUNCTIONS", "quoted"]
+__all__ = ["to_column", "aggregate_column", "aggregate_arguments", "SPARK_FUNCTIONS", "quoted"]
 
 INTEGRAL = ("TinyIntType", "SmallIntType", "IntType", "BigIntType")
 
@@ -441,10 +442,52 @@ AGGREGATES: Dict[str, Callable[[List[Column], bool], Column]] = {
     "var_pop": lambda a, d: F.var_pop(a[0]), "var_samp": lambda a, d: F.var_samp(a[0]),
     "first_value": lambda a, d: F.first(a[0], ignorenulls=True),
     "last_value": lambda a, d: F.last(a[0], ignorenulls=True),
-    "listagg": lambda a, d: F.concat_ws(a[1] if len(a) > 1 else F.lit(","),
-                                        F.collect_list(a[0])),
     "collect": lambda a, d: F.collect_list(a[0]),
+    "percentile": lambda a, d: F.percentile(*a),
 }
+
+# Aggregates that are a function of Spark's aggregate (its window form too): name ->
+# (the aggregate of the arguments, the result of it and the arguments). The JSON aggregates
+# get their values as JSON text (``_aggregated``).
+FINISHED_AGGREGATES = {
+    "listagg": (lambda a: F.collect_list(a[0]), lambda c, a: F.when(
+        F.size(c) > 0, F.call_function("array_join", c, a[1] if len(a) > 1 else F.lit(",")))),
+    "json_arrayagg_absent_on_null": (lambda a: F.collect_list(a[0]),
+                                     lambda c, a: _json_array_text(c)),
+    "json_arrayagg_null_on_null": (lambda a: F.collect_list(F.coalesce(a[0], F.lit("null"))),
+                                   lambda c, a: _json_array_text(c)),
+    "json_objectagg_absent_on_null": (
+        lambda a: F.collect_list(F.when(a[1].isNotNull(),
+                                        F.struct(a[0].alias("k"), a[1].alias("v")))),
+        lambda c, a: _json_object_text(c)),
+    "json_objectagg_null_on_null": (
+        lambda a: F.collect_list(F.struct(a[0].alias("k"),
+                                          F.coalesce(a[1], F.lit("null")).alias("v"))),
+        lambda c, a: _json_object_text(c)),
+}
+
+
+def _json_text(value: Column) -> Column:
+    """The JSON text of a value (NULL for NULL): Spark writes a one-element array of it."""
+    return F.when(value.isNotNull(),
+                  F.regexp_extract(F.to_json(F.array(value)), r"^\[(.*)\]$", 1))
+
+
+def _json_array_text(items: Column) -> Column:
+    """A JSON array of ``items``, each a JSON text."""
+    return F.concat(F.lit("["), F.array_join(items, ","), F.lit("]"))
+
+
+def _json_object_text(entries: Column) -> Column:
+    """A JSON object of ``entries`` (structs of a key ``k`` and a value's JSON text ``v``),
+    keys sorted, as Flink writes it; a key given twice fails the query, as in Flink."""
+    entries = F.array_sort(entries)
+    keys = F.transform(entries, lambda e: e["k"])
+    text = F.concat(F.lit("{"), F.array_join(F.transform(
+        entries, lambda e: F.concat(_json_text(e["k"]), F.lit(":"), e["v"])), ","), F.lit("}"))
+    return F.when(F.size(F.array_distinct(keys)) < F.size(keys), F.raise_error(F.lit(
+        "Duplicate keys are not allowed in JSON_OBJECTAGG. Please ensure that keys are "
+        "unique."))).otherwise(text)
 
 # Running (windowed) forms of DISTINCT aggregates, which Spark has no window form of: over
 # the set of the frame's distinct values (``collect_set`` skips NULLs).
@@ -516,12 +559,24 @@ def aggregate_column(call: ex.Call, schema: Schema) -> Column:
     a grouped-aggregate pandas UDF)."""
     if isinstance(call, ex.UserCall):
         return _user_aggregate(call, schema)
+    result = type_of(call, schema)
+    args = _aggregated(call, aggregate_arguments(call, schema), result)
+    if call.name in FINISHED_AGGREGATES:
+        aggregate, finish = FINISHED_AGGREGATES[call.name]
+        return finish(aggregate(args), args).cast(spark_type(result))
     make = AGGREGATES.get(call.name)
     if make is None:
         raise UnsupportedFeatureError("the aggregate function %s() on Spark" % call.name.upper())
-    result = type_of(call, schema)
-    args = _aggregated(call, [to_column(a, schema) for a in call.args], result)
     return make(args, call.distinct).cast(spark_type(result))
+
+
+def aggregate_arguments(call: ex.Call, schema: Schema) -> List[Column]:
+    """The columns of an aggregate call's arguments: a JSON aggregate's value as JSON text
+    (a JSON function's as it is)."""
+    args = [to_column(a, schema) for a in call.args]
+    if call.name in JSON_AGGREGATES and not _is_json_constructor(call.args[-1]):
+        args[-1] = _json_text(args[-1])
+    return args
 
 
 def _aggregated(call: ex.Call, args: List[Column], result: DataType) -> List[Column]:
@@ -531,6 +586,9 @@ def _aggregated(call: ex.Call, args: List[Column], result: DataType) -> List[Col
     33333334.333333)."""
     if call.name == "avg" and isinstance(result, DecimalType):
         return [args[0].cast(spark_type(result))]
+    if call.name == "percentile":  # Spark's takes DOUBLE percentages
+        percentage = "array<double>" if isinstance(result, ArrayType) else "double"
+        return [args[0], args[1].cast(percentage), *args[2:]]
     return args
 
 
@@ -570,6 +628,10 @@ def running_aggregate_column(call: ex.Call, schema: Schema, window) -> Column:
         values = F.collect_set(args[0]).over(window)
         zero = F.lit(0).cast(spark_type(type_of(call.args[0], schema)))
         column = RUNNING_DISTINCT[call.name](values, zero)
+    elif call.name in FINISHED_AGGREGATES:
+        aggregate, finish = FINISHED_AGGREGATES[call.name]
+        args = _aggregated(call, args, result)
+        column = finish(aggregate(args).over(window), args)
     else:
         make = AGGREGATES.get(call.name)
         if make is None:
@@ -612,5 +674,6 @@ def cast(column: Column, source: DataType, target: DataType, safe: bool) -> Colu
 def check_supported(expr: ex.Expr) -> None:
     for node in ex.walk(expr):
         if isinstance(node, ex.Call) and node.name not in SPARK_FUNCTIONS and \
-                node.name not in AGGREGATES and node.name not in ("get", "row"):
+                node.name not in AGGREGATES and node.name not in FINISHED_AGGREGATES and \
+                node.name not in ("get", "row"):
             raise ValidationException("Unsupported function %s." % node.name)

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence
 
 from pystream.common import type_rules
-from pystream.common.data_types import DataType, DataTypes
+from pystream.common.data_types import ArrayType, DataType, DataTypes
 from pystream.relational import expressions as ex
+from pystream.util.exceptions import ValidationException
 
 __all__ = ["Function", "FUNCTIONS", "lookup", "SQL_NAMES"]
 
@@ -230,6 +231,21 @@ _SCALAR = {
 _AGGREGATE = ["sum", "sum0", "count", "avg", "min", "max", "stddev_pop", "stddev_samp",
               "var_pop", "var_samp", "collect", "first_value", "last_value", "listagg"]
 
+# JSON_ARRAYAGG and JSON_OBJECTAGG, by what they do with a NULL value: the JSON text
+JSON_AGGREGATES = ("json_arrayagg_null_on_null", "json_arrayagg_absent_on_null",
+                   "json_objectagg_null_on_null", "json_objectagg_absent_on_null")
+
+
+def _percentile_type(types: List[DataType]) -> DataType:
+    """PERCENTILE(value, percentage [, frequency]): a DOUBLE, or an ARRAY<DOUBLE> for an
+    array of percentages."""
+    if len(types) < 2:
+        raise ValidationException("PERCENTILE needs a value and a percentage.")
+    if isinstance(types[1], ArrayType):
+        return DataTypes.ARRAY(DataTypes.DOUBLE())
+    return DataTypes.DOUBLE()
+
+
 _WINDOW = {
     "row_number": returns(BIGINT, "never"), "rank": returns(BIGINT, "never"),
     "dense_rank": returns(BIGINT, "never"),
@@ -249,6 +265,8 @@ def _case_type(types: List[DataType]) -> DataType:
 FUNCTIONS: Dict[str, Function] = {
     **{name: Function(name, rule) for name, rule in _SCALAR.items()},
     **{name: Function(name, aggregate(name), "aggregate") for name in _AGGREGATE},
+    **{name: Function(name, returns(STRING, "never"), "aggregate") for name in JSON_AGGREGATES},
+    "percentile": Function("percentile", _percentile_type, "aggregate"),
     **{name: Function(name, rule, "window") for name, rule in _WINDOW.items()},
 }
 
@@ -282,3 +300,13 @@ def json_object(on_null: str, pairs) -> ex.Call:
 def json_array(on_null: str, values) -> ex.Call:
     """JSON_ARRAY's call: ``on_null`` 'NULL' or 'ABSENT', then the values."""
     return ex.Call("json_array", (ex.Symbol(on_null),) + tuple(values))
+
+
+def json_array_agg(on_null: str, value: ex.Expr) -> ex.Call:
+    """JSON_ARRAYAGG's call, named as Flink names it by ``on_null`` ('NULL' or 'ABSENT')."""
+    return ex.Call("json_arrayagg_%s_on_null" % on_null.lower(), (value,))
+
+
+def json_object_agg(on_null: str, key: ex.Expr, value: ex.Expr) -> ex.Call:
+    """JSON_OBJECTAGG's call, named as Flink names it by ``on_null`` ('NULL' or 'ABSENT')."""
+    return ex.Call("json_objectagg_%s_on_null" % on_null.lower(), (key, value))

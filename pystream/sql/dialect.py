@@ -114,11 +114,15 @@ class FlinkParser(Spark.Parser):
                                                   "RPAD", "UNIX_TIMESTAMP", "FROM_UNIXTIME",
                                                   "LTRIM", "RTRIM", "STR_TO_MAP",
                                                   "TO_TIMESTAMP")},
+        # PERCENTILE(value, percentage, frequency): sqlglot's QUANTILE keeps two arguments
+        "PERCENTILE": _as_written("PERCENTILE"),
     }
 
-    FUNCTION_PARSERS = {
-        **Spark.Parser.FUNCTION_PARSERS,
+    FUNCTION_PARSERS = {  # Spark's PERCENTILE parser makes a QUANTILE (see FUNCTIONS)
+        **{name: parse for name, parse in Spark.Parser.FUNCTION_PARSERS.items()
+           if name != "PERCENTILE"},
         "JSON_ARRAY": lambda self: self._parse_json_array(),
+        "JSON_ARRAYAGG": lambda self: self._parse_json_arrayagg(),
         **{name: lambda self, name=name: self._parse_json_path_call(name)
            for name in JSON_PATH_FUNCTIONS},
     }
@@ -156,6 +160,12 @@ class FlinkParser(Spark.Parser):
         return self.expression(exp.JSONArray(
             expressions=[v for v in values if v is not None],
             null_handling=self._parse_on_handling("NULL", "NULL", "ABSENT")))
+
+    def _parse_json_arrayagg(self) -> exp.JSONArrayAgg:
+        """Flink's ``JSON_ARRAYAGG(value [NULL | ABSENT] ON NULL)``."""
+        value = self._parse_assignment()
+        return self.expression(exp.JSONArrayAgg(
+            this=value, null_handling=self._parse_on_handling("NULL", "NULL", "ABSENT")))
 
     def _parse_json_path_call(self, name: str) -> JsonPathCall:
         """``JSON_VALUE(json, path [RETURNING type] [{NULL | ERROR | DEFAULT value} ON

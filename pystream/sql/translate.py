@@ -1161,6 +1161,23 @@ def _json_object(node: exp.JSONObject, scope: Optional[Scope]) -> ex.Expr:
                                            for kv in node.expressions])
 
 
+def _json_arrayagg(node: exp.JSONArrayAgg, scope: Optional[Scope]) -> ex.Expr:
+    """JSON_ARRAYAGG(value [NULL | ABSENT ON NULL]): ABSENT ON NULL when not said."""
+    on_null = "NULL" if str(node.args.get("null_handling") or "").startswith("NULL") \
+        else "ABSENT"
+    return functions.json_array_agg(on_null, to_expr(node.this, scope))
+
+
+def _json_objectagg(node: exp.JSONObjectAgg, scope: Optional[Scope]) -> ex.Expr:
+    """JSON_OBJECTAGG([KEY] key VALUE value [NULL | ABSENT ON NULL]): NULL ON NULL when not
+    said."""
+    on_null = "ABSENT" if str(node.args.get("null_handling") or "").startswith("ABSENT") \
+        else "NULL"
+    pair = node.expressions[0]
+    return functions.json_object_agg(on_null, to_expr(pair.this, scope),
+                                     to_expr(pair.expression, scope))
+
+
 def _json_array(node: exp.JSONArray, scope: Optional[Scope]) -> ex.Expr:
     on_null = "NULL" if str(node.args.get("null_handling") or "").startswith("NULL") \
         else "ABSENT"
@@ -1435,6 +1452,8 @@ EXPRESSIONS: Dict[type, Callable[[Any, Optional[Scope]], ex.Expr]] = {
     exp.JSONObject: _json_object,
     JsonPathCall: _json_path_call,
     exp.JSONArray: _json_array,
+    exp.JSONArrayAgg: _json_arrayagg,
+    exp.JSONObjectAgg: _json_objectagg,
     exp.Anonymous: _anonymous,
     exp.Func: _builtin,
 }

@@ -306,6 +306,13 @@ class Expression(Generic[T]):
     def list_agg(self, separator: Union[str, "Expression", None] = None) -> "Expression":
         return _call("listagg", self) if separator is None else _call("listagg", self, separator)
 
+    def percentile(self, percentage, frequency=None) -> "Expression":
+        """The exact percentile of this expression's values at ``percentage`` (0.0 to 1.0,
+        or an array of them: an array of percentiles), interpolated linearly between the two
+        nearest values; each value counted ``frequency`` times."""
+        args = (self, percentage) if frequency is None else (self, percentage, frequency)
+        return _call("percentile", *args)
+
     # naming, types, ordering
     def alias(self, name: str, *extra_names: str) -> "Expression":
         return Expression(ex.Alias(self._node, (name,) + extra_names))

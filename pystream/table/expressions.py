@@ -24,7 +24,7 @@ __all__ = [
     "to_timestamp", "to_timestamp_ltz", "date_format", "timestamp_diff", "from_unixtime",
     "unix_timestamp", "convert_tz", "temporal_overlaps", "lag", "lead", "array", "row", "map_",
     "map_from_arrays", "json_string", "json_object",
-    "json_array", "row_interval", "pi", "e",
+    "json_array", "json_array_agg", "json_object_agg", "row_interval", "pi", "e",
     "rand", "rand_integer",
     "atan2", "negative", "concat", "concat_ws", "uuid", "null_of", "log", "source_watermark",
     "if_then_else", "coalesce", "with_columns", "without_columns", "with_all_columns", "call",
@@ -207,6 +207,19 @@ def json_array(on_null: JsonOnNull = JsonOnNull.ABSENT, *args) -> Expression:
     """A JSON array of ``args`` (NULLs left out, or written as null with
     ``JsonOnNull.NULL``)."""
     return Expression(functions.json_array(on_null.name, [to_node(a) for a in args]))
+
+
+def json_array_agg(on_null: JsonOnNull, item_expr) -> Expression:
+    """A JSON array of the group's values of ``item_expr`` (NULLs left out with
+    ``JsonOnNull.ABSENT``, written as null with ``JsonOnNull.NULL``)."""
+    return Expression(functions.json_array_agg(on_null.name, to_node(item_expr)))
+
+
+def json_object_agg(on_null: JsonOnNull, key_expr, value_expr) -> Expression:
+    """A JSON object of the group's keys and values (keys sorted; a key twice fails; a NULL
+    value written as null with ``JsonOnNull.NULL``, left out with ``JsonOnNull.ABSENT``)."""
+    return Expression(functions.json_object_agg(on_null.name, to_node(key_expr),
+                                                to_node(value_expr)))
 
 
 def map_from_arrays(key, value) -> Expression:

@@ -11,6 +11,7 @@ from pyspark.sql import functions as F
 
 from pystream.compiler.changelog import bundled_aggregate, unbounded_aggregate
 from pystream.compiler.expressions import (
+    aggregate_arguments,
     aggregate_column,
     collected_user_aggregate,
     quoted,
@@ -61,9 +62,10 @@ def aggregate_frame(node: ops.Aggregate, ctx: Context) -> Frame:
     key_names = [f.name for f in node.schema.fields[:len(node.keys)]]
     distinct = {i: _filtered_argument(a.expr.args[0]) for i, a in enumerate(node.aggregates)
                 if _counts_first_values(a.expr)}
-    df = frame.df.select(*keys, *[to_column(e, schema).alias("__arg%d_%d" % (i, j))
+    df = frame.df.select(*keys, *[c.alias("__arg%d_%d" % (i, j))
                                   for i, a in enumerate(node.aggregates)
-                                  for j, e in enumerate(a.expr.args)], F.col(SEQ), *[
+                                  for j, c in enumerate(aggregate_arguments(a.expr, schema))],
+                         F.col(SEQ), *[
         c for i, (value, condition) in distinct.items()
         for c in _value_and_hit(i, value, condition, schema)])
     arg_schema = _arg_schema(node, schema)
@@ -220,8 +222,11 @@ def aggregated_by(df: DataFrame, groups: List[Column], aggs: List[tuple]) -> Dat
 
 
 def _arg_call(call: ex.Call, index: int) -> ex.Call:
-    return ex.Call(call.name, tuple(ex.Column("__arg%d_%d" % (index, j))
-                                    for j in range(len(call.args))), call.distinct)
+    """``call`` over the projected columns of its arguments (literals stay: a percentile's
+    percentage is one)."""
+    return ex.Call(call.name, tuple(a if isinstance(a, ex.Literal) else
+                                    ex.Column("__arg%d_%d" % (index, j))
+                                    for j, a in enumerate(call.args)), call.distinct)
 
 
 def _arg_schema(node: ops.Aggregate, schema: Schema) -> Schema:
