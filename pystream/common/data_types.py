@@ -624,7 +624,26 @@ class DayTimeIntervalType(AtomicType):
                                       st.DayTimeIntervalType.SECOND)
 
 
-class ArrayType(DataType):
+class _Elements(DataType):
+    """ARRAY and MULTISET: their values convert element by element."""
+
+    element_type: DataType
+
+    def need_conversion(self) -> bool:
+        return self.element_type.need_conversion()
+
+    def to_sql_type(self, obj):
+        if not self.need_conversion():
+            return obj
+        return obj and [self.element_type.to_sql_type(v) for v in obj]
+
+    def from_sql_type(self, obj):
+        if not self.need_conversion():
+            return obj
+        return obj and [self.element_type.from_sql_type(v) for v in obj]
+
+
+class ArrayType(_Elements):
     def __init__(self, element_type: DataType, nullable: bool = True):
         super().__init__(nullable)
         self.element_type = element_type
@@ -648,21 +667,8 @@ class ArrayType(DataType):
     def to_type_info(self) -> TypeInformation:
         return Types.OBJECT_ARRAY(self.element_type.to_type_info())
 
-    def need_conversion(self) -> bool:
-        return self.element_type.need_conversion()
 
-    def to_sql_type(self, obj):
-        if not self.need_conversion():
-            return obj
-        return obj and [self.element_type.to_sql_type(v) for v in obj]
-
-    def from_sql_type(self, obj):
-        if not self.need_conversion():
-            return obj
-        return obj and [self.element_type.from_sql_type(v) for v in obj]
-
-
-class MultisetType(DataType):
+class MultisetType(_Elements):
     """MULTISET<T>: kept in Spark as a map from element to its count, as PyFlink returns it."""
 
     def __init__(self, element_type: DataType, nullable: bool = True):
@@ -692,19 +698,6 @@ class MultisetType(DataType):
         if value is None:
             return None
         return {self.element_type.python_value(k): n for k, n in value.items()}
-
-    def need_conversion(self) -> bool:
-        return self.element_type.need_conversion()
-
-    def to_sql_type(self, obj):
-        if not self.need_conversion():
-            return obj
-        return obj and [self.element_type.to_sql_type(v) for v in obj]
-
-    def from_sql_type(self, obj):
-        if not self.need_conversion():
-            return obj
-        return obj and [self.element_type.from_sql_type(v) for v in obj]
 
 
 class MapType(DataType):
