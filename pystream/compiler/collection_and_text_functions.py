@@ -111,7 +111,7 @@ def _is_json(args: List[Column], types, result) -> Column:
     return F.coalesce(valid & shape[kind], F.lit(False))
 
 
-def _json_text(value: Column) -> Column:
+def json_text(value: Column) -> Column:
     """The JSON text of a value (NULL for NULL; a VARIANT, a JSON value inside another,
     as it is): Spark's JSON writer's, the value of a one-field object."""
     text = F.to_json(F.struct(value.alias("v")), {"ignoreNullFields": "false"})
@@ -121,7 +121,7 @@ def _json_text(value: Column) -> Column:
 def _json_quote(args: List[Column], types, result) -> Column:
     """JSON_QUOTE(string): a JSON string literal, Flink's escapes (also '/' as '\\/', and
     characters beyond ASCII as \\uXXXX)."""
-    text = F.replace(_json_text(args[0]), F.lit("/"), F.lit("\\/"))
+    text = F.replace(json_text(args[0]), F.lit("/"), F.lit("\\/"))
 
     def escaped(char: Column) -> Column:  # beyond ASCII as \\u00c4 (in the BMP)
         point = F.ascii(char)
@@ -145,8 +145,8 @@ def _json_object(args: list, types, result) -> Column:
     ON NULL) or left out (ABSENT ON NULL)."""
     on_null, pairs = args[0], list(zip(args[1::2], args[2::2]))
     members = [F.when(value.isNotNull(),
-                      F.concat(_json_text(key), F.lit(":"), _json_text(value)))
-               .otherwise(F.concat(_json_text(key), F.lit(":null")) if on_null == "NULL"
+                      F.concat(json_text(key), F.lit(":"), json_text(value)))
+               .otherwise(F.concat(json_text(key), F.lit(":null")) if on_null == "NULL"
                           else F.lit(None))
                for key, value in pairs]
     return F.concat(F.lit("{"), F.concat_ws(",", *members), F.lit("}"))
@@ -156,7 +156,7 @@ def _json_array(args: list, types, result) -> Column:
     """JSON_ARRAY(on_null, value, ...): NULL values left out (ABSENT ON NULL) or null."""
     on_null, values = args[0], args[1:]
     null = F.lit("null") if on_null == "NULL" else F.lit(None)
-    elements = [F.coalesce(_json_text(v), null) for v in values]
+    elements = [F.coalesce(json_text(v), null) for v in values]
     return F.concat(F.lit("["), F.concat_ws(",", *elements), F.lit("]"))
 
 
@@ -206,7 +206,8 @@ COLLECTION_AND_TEXT_FUNCTIONS: Dict[str, Callable] = {
     "is_json": _is_json, "json_quote": _json_quote, "json_unquote": _json_unquote,
     "inet_aton": _inet_aton, "inet_ntoa": _inet_ntoa,
     "json_object": _json_object, "json_array": _json_array,
-    "json_string": lambda args, types, result: _json_text(args[0]),
+    "json_string": lambda args, types, result: json_text(args[0]),
+    "json": lambda args, types, result: args[0],  # JSON(text): as JSON inside JSON_OBJECT
 }
 
 # functions whose JSON result goes into an enclosing one as JSON, not as a string

@@ -33,6 +33,7 @@ from pystream.common.data_types import (
 from pystream.compiler.collection_and_text_functions import (
     COLLECTION_AND_TEXT_FUNCTIONS,
     JSON_CONSTRUCTORS,
+    json_text,
 )
 from pystream.compiler.json_path_functions import JSON_PATH_FUNCTIONS
 from pystream.compiler.udfs import (
@@ -467,12 +468,6 @@ FINISHED_AGGREGATES = {
 }
 
 
-def _json_text(value: Column) -> Column:
-    """The JSON text of a value (NULL for NULL): Spark writes a one-element array of it."""
-    return F.when(value.isNotNull(),
-                  F.regexp_extract(F.to_json(F.array(value)), r"^\[(.*)\]$", 1))
-
-
 def _json_array_text(items: Column) -> Column:
     """A JSON array of ``items``, each a JSON text."""
     return F.concat(F.lit("["), F.array_join(items, ","), F.lit("]"))
@@ -484,7 +479,7 @@ def _json_object_text(entries: Column) -> Column:
     entries = F.array_sort(entries)
     keys = F.transform(entries, lambda e: e["k"])
     text = F.concat(F.lit("{"), F.array_join(F.transform(
-        entries, lambda e: F.concat(_json_text(e["k"]), F.lit(":"), e["v"])), ","), F.lit("}"))
+        entries, lambda e: F.concat(json_text(e["k"]), F.lit(":"), e["v"])), ","), F.lit("}"))
     return F.when(F.size(F.array_distinct(keys)) < F.size(keys), F.raise_error(F.lit(
         "Duplicate keys are not allowed in JSON_OBJECTAGG. Please ensure that keys are "
         "unique."))).otherwise(text)
@@ -543,8 +538,7 @@ def _call_column(expr: ex.Call, schema: Schema) -> Column:
     args = [a.name if isinstance(a, ex.Symbol) else to_column(a, schema)  # a unit or mode
             for a in expr.args]
     if expr.name in JSON_CONSTRUCTORS:  # a JSON value inside another goes in as JSON
-        args = [F.parse_json(c) if _is_json_constructor(a) else c
-                for a, c in zip(expr.args, args)]
+        args = [_as_json(a, c) for a, c in zip(expr.args, args)]
     types = [type_of(a, schema) for a in expr.args if not isinstance(a, ex.Symbol)]
     result = type_of(expr, schema)
     return translate(args, types, result).cast(spark_type(result))
@@ -552,6 +546,17 @@ def _call_column(expr: ex.Call, schema: Schema) -> Column:
 
 def _is_json_constructor(node: ex.Expr) -> bool:
     return isinstance(node, ex.Call) and node.name in JSON_CONSTRUCTORS
+
+
+def _as_json(node: ex.Expr, column: Column) -> Column:
+    """A value going into a JSON constructor: a JSON function's result (JSON_OBJECT,
+    JSON_ARRAY) or a JSON(text) as the JSON value it is (JSON of a text that is not JSON:
+    NULL), anything else as itself."""
+    if _is_json_constructor(node):
+        return F.parse_json(column)
+    if isinstance(node, ex.Call) and node.name == "json":
+        return F.try_parse_json(column)
+    return column
 
 
 def aggregate_column(call: ex.Call, schema: Schema) -> Column:
@@ -574,8 +579,8 @@ def aggregate_arguments(call: ex.Call, schema: Schema) -> List[Column]:
     """The columns of an aggregate call's arguments: a JSON aggregate's value as JSON text
     (a JSON function's as it is)."""
     args = [to_column(a, schema) for a in call.args]
-    if call.name in JSON_AGGREGATES and not _is_json_constructor(call.args[-1]):
-        args[-1] = _json_text(args[-1])
+    if call.name in JSON_AGGREGATES:
+        args[-1] = json_text(_as_json(call.args[-1], args[-1]))
     return args
 
 

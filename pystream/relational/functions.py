@@ -225,7 +225,7 @@ _SCALAR = {
     "json_unquote": returns(STRING),
     "inet_aton": returns(BIGINT, "always"), "inet_ntoa": returns(STRING, "always"),
     "json_object": returns(STRING, "never"), "json_array": returns(STRING, "never"),
-    "json_string": returns(STRING),
+    "json_string": returns(STRING), "json": returns(STRING),
 }
 
 _AGGREGATE = ["sum", "sum0", "count", "avg", "min", "max", "stddev_pop", "stddev_samp",

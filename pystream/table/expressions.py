@@ -24,7 +24,7 @@ __all__ = [
     "to_timestamp", "to_timestamp_ltz", "date_format", "timestamp_diff", "from_unixtime",
     "unix_timestamp", "convert_tz", "temporal_overlaps", "lag", "lead", "array", "row", "map_",
     "map_from_arrays", "json_string", "json_object",
-    "json_array", "json_array_agg", "json_object_agg", "row_interval", "pi", "e",
+    "json_array", "json", "json_array_agg", "json_object_agg", "row_interval", "pi", "e",
     "rand", "rand_integer",
     "atan2", "negative", "concat", "concat_ws", "uuid", "null_of", "log", "source_watermark",
     "if_then_else", "coalesce", "with_columns", "without_columns", "with_all_columns", "call",
@@ -207,6 +207,12 @@ def json_array(on_null: JsonOnNull = JsonOnNull.ABSENT, *args) -> Expression:
     """A JSON array of ``args`` (NULLs left out, or written as null with
     ``JsonOnNull.NULL``)."""
     return Expression(functions.json_array(on_null.name, [to_node(a) for a in args]))
+
+
+def json(value) -> Expression:
+    """The JSON text ``value`` as the JSON value it is inside ``json_object`` or
+    ``json_array`` (not as a string; a text that is not JSON: null)."""
+    return _call("json", value)
 
 
 def json_array_agg(on_null: JsonOnNull, item_expr) -> Expression:
