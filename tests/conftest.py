@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import time
 
 import pytest
@@ -28,6 +30,7 @@ TEST_CONF = {
 TEST_JAVA_OPTIONS = ("-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m -XX:+UseSerialGC "
                      "-XX:+UnlockDiagnosticVMOptions -XX:-BytecodeVerificationRemote")
 SERVER_FIXTURES = ("connect_url", "standalone", "standalone_master")
+JVM_TEMP_DIR = pytest.StashKey[str]()
 BUDGET_SECONDS = 12 * 60  # the whole suite on 2 cores; printed beside the run's wall time
 SLOWEST = 30
 
@@ -43,8 +46,24 @@ def pytest_xdist_auto_num_workers(config) -> int:
 
 def pytest_configure(config) -> None:
     if "JAVA_TOOL_OPTIONS" not in os.environ:
-        os.environ["JAVA_TOOL_OPTIONS"] = " ".join(
-            filter(None, (TEST_JAVA_OPTIONS, _class_archive_options(config))))
+        os.environ["JAVA_TOOL_OPTIONS"] = " ".join(filter(None, (
+            TEST_JAVA_OPTIONS, _class_archive_options(config), _java_temp_dir_option(config))))
+
+
+def _java_temp_dir_option(config) -> str:
+    """Every JVM of the run keeps its temporary files (Spark's local directories, Spark
+    Connect's artifacts, native libraries it unpacks) in one directory of the run, removed
+    at its end (``pytest_unconfigure``): a JVM that a test kills leaves nothing in /tmp."""
+    if hasattr(config, "workerinput"):  # xdist's workers inherit the options
+        return ""
+    config.stash[JVM_TEMP_DIR] = tempfile.mkdtemp(prefix="pystream-tests-jvm-")
+    return "-Djava.io.tmpdir=%s" % config.stash[JVM_TEMP_DIR]
+
+
+def pytest_unconfigure(config) -> None:
+    directory = config.stash.get(JVM_TEMP_DIR, None)
+    if directory is not None:
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def _class_archive_options(config) -> str:
