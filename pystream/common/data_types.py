@@ -30,6 +30,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Sequence
 
 from pystream.common import typeinfo as ti
+from pystream.common.bitmap import Bitmap
 from pystream.common.typeinfo import TypeInformation, Types
 from pystream.common.types import Row, RowKind, _create_row
 
@@ -43,7 +44,7 @@ __all__ = [
     "TimestampType", "LocalZonedTimestampType", "YearMonthIntervalType", "DayTimeIntervalType",
     "ArrayType", "MapType", "MultisetType", "ListViewType", "MapViewType", "Resolution",
     "AtomicType", "NumericType", "IntegralType", "FractionalType", "ZonedTimestampType",
-    "RawType", "UserDefinedType", "infer_data_type",
+    "RawType", "UserDefinedType", "BitmapType", "infer_data_type",
 ]
 
 MAX_LENGTH = 0x7FFFFFFF
@@ -919,6 +920,22 @@ class RowType(DataType):
         if obj is None or isinstance(obj, Row):
             return obj
         return _create_row(self.names, [f.from_sql_type(v) for f, v in zip(self.fields, obj)])
+
+
+class BitmapType(DataType):
+    """Flink's BITMAP (a RoaringBitmap of 32-bit integers), the type of the BITMAP_*
+    functions: kept in Spark as the sorted array of its values read as unsigned (BIGINT),
+    handed to Python as a ``Bitmap``. PyFlink has no ``DataTypes.BITMAP()``."""
+
+    def spark_type(self) -> st.DataType:
+        st = _spark_types()
+        return st.ArrayType(st.LongType(), True)
+
+    def spark_value(self, value):
+        return None if value is None else list(Bitmap(value))
+
+    def python_value(self, value):
+        return None if value is None else Bitmap(value)
 
 
 class RawType(DataType):

@@ -30,6 +30,7 @@ from pystream.common.data_types import (
     TimeType,
     VarCharType,
 )
+from pystream.compiler.bitmap_functions import BITMAP_AGGREGATES, BITMAP_FUNCTIONS, typeof
 from pystream.compiler.collection_and_text_functions import (
     COLLECTION_AND_TEXT_FUNCTIONS,
     JSON_CONSTRUCTORS,
@@ -430,6 +431,8 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
         source, target, F.to_timestamp_ntz(s)), "yyyy-MM-dd HH:mm:ss")),
     **COLLECTION_AND_TEXT_FUNCTIONS,
     **JSON_PATH_FUNCTIONS,
+    **BITMAP_FUNCTIONS,
+    "typeof": typeof,
 }
 
 AGGREGATES: Dict[str, Callable[[List[Column], bool], Column]] = {
@@ -465,6 +468,7 @@ FINISHED_AGGREGATES = {
         lambda a: F.collect_list(F.struct(a[0].alias("k"),
                                           F.coalesce(a[1], F.lit("null")).alias("v"))),
         lambda c, a: _json_object_text(c)),
+    **BITMAP_AGGREGATES,
 }
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence
 
 from pystream.common import type_rules
-from pystream.common.data_types import ArrayType, DataType, DataTypes
+from pystream.common.data_types import ArrayType, BitmapType, DataType, DataTypes
 from pystream.relational import expressions as ex
 from pystream.util.exceptions import ValidationException
 
@@ -226,6 +226,16 @@ _SCALAR = {
     "inet_aton": returns(BIGINT, "always"), "inet_ntoa": returns(STRING, "always"),
     "json_object": returns(STRING, "never"), "json_array": returns(STRING, "never"),
     "json_string": returns(STRING), "json": returns(STRING),
+    # bitmaps
+    **{name: returns(BitmapType) for name in (
+        "bitmap_build", "bitmap_and", "bitmap_or", "bitmap_xor", "bitmap_andnot",
+        "bitmap_from_bytes")},
+    "bitmap_cardinality": returns(BIGINT), "bitmap_to_string": returns(STRING),
+    "bitmap_to_bytes": returns(DataTypes.BYTES),
+    "bitmap_to_array": returns(lambda: DataTypes.ARRAY(DataTypes.INT().not_null())),
+    # the type of the argument as Flink writes it (a second argument, TRUE: "at run time",
+    # gives the same text)
+    "typeof": returns(STRING, "never"),
 }
 
 _AGGREGATE = ["sum", "sum0", "count", "avg", "min", "max", "stddev_pop", "stddev_samp",
@@ -234,6 +244,10 @@ _AGGREGATE = ["sum", "sum0", "count", "avg", "min", "max", "stddev_pop", "stddev
 # JSON_ARRAYAGG and JSON_OBJECTAGG, by what they do with a NULL value: the JSON text
 JSON_AGGREGATES = ("json_arrayagg_null_on_null", "json_arrayagg_absent_on_null",
                    "json_objectagg_null_on_null", "json_objectagg_absent_on_null")
+
+
+# BITMAP_<op>_AGG and BITMAP_<op>_CARDINALITY_AGG: a bitmap of INTs (build) or of bitmaps
+BITMAP_AGGREGATES = ("build", "and", "or", "xor")
 
 
 def _percentile_type(types: List[DataType]) -> DataType:
@@ -267,6 +281,11 @@ FUNCTIONS: Dict[str, Function] = {
     **{name: Function(name, aggregate(name), "aggregate") for name in _AGGREGATE},
     **{name: Function(name, returns(STRING, "never"), "aggregate") for name in JSON_AGGREGATES},
     "percentile": Function("percentile", _percentile_type, "aggregate"),
+    **{"bitmap_%s_agg" % op: Function("bitmap_%s_agg" % op, returns(BitmapType, "always"),
+                                      "aggregate") for op in BITMAP_AGGREGATES},
+    **{"bitmap_%s_cardinality_agg" % op: Function(
+        "bitmap_%s_cardinality_agg" % op, returns(BIGINT, "always"), "aggregate")
+       for op in BITMAP_AGGREGATES},
     **{name: Function(name, rule, "window") for name, rule in _WINDOW.items()},
 }
 

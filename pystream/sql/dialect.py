@@ -116,6 +116,8 @@ class FlinkParser(Spark.Parser):
                                                   "TO_TIMESTAMP")},
         # PERCENTILE(value, percentage, frequency): sqlglot's QUANTILE keeps two arguments
         "PERCENTILE": _as_written("PERCENTILE"),
+        # TYPEOF(x, force): sqlglot's TYPEOF takes one argument
+        "TYPEOF": _as_written("TYPEOF"),
     }
 
     FUNCTION_PARSERS = {  # Spark's PERCENTILE parser makes a QUANTILE (see FUNCTIONS)

@@ -313,6 +313,71 @@ class Expression(Generic[T]):
         args = (self, percentage) if frequency is None else (self, percentage, frequency)
         return _call("percentile", *args)
 
+    # bitmaps (32-bit RoaringBitmaps; values ordered as unsigned integers)
+    def bitmap_build(self) -> "Expression":
+        """The bitmap of this array of INTs (its NULL elements left out)."""
+        return _call("bitmap_build", self)
+
+    def bitmap_and(self, bitmap2) -> "Expression":
+        return _call("bitmap_and", self, bitmap2)
+
+    def bitmap_andnot(self, bitmap2) -> "Expression":
+        return _call("bitmap_andnot", self, bitmap2)
+
+    def bitmap_or(self, bitmap2) -> "Expression":
+        return _call("bitmap_or", self, bitmap2)
+
+    def bitmap_xor(self, bitmap2) -> "Expression":
+        return _call("bitmap_xor", self, bitmap2)
+
+    def bitmap_cardinality(self) -> "Expression":
+        """The number of values in the bitmap (a BIGINT)."""
+        return _call("bitmap_cardinality", self)
+
+    def bitmap_to_array(self) -> "Expression":
+        """The bitmap's values as an ARRAY<INT>, in unsigned order."""
+        return _call("bitmap_to_array", self)
+
+    def bitmap_to_string(self) -> "Expression":
+        """``{1,2,4294967295}``: the values, unsigned; cut with ``...`` when very long."""
+        return _call("bitmap_to_string", self)
+
+    def bitmap_to_bytes(self) -> "Expression":
+        """The bitmap in the 32-bit RoaringBitmap format."""
+        return _call("bitmap_to_bytes", self)
+
+    def bitmap_from_bytes(self) -> "Expression":
+        """The bitmap of these bytes in the 32-bit RoaringBitmap format."""
+        return _call("bitmap_from_bytes", self)
+
+    def bitmap_build_agg(self) -> "Expression":
+        """The bitmap of this INT's values in the group."""
+        return _call("bitmap_build_agg", self)
+
+    def bitmap_build_cardinality_agg(self) -> "Expression":
+        return _call("bitmap_build_cardinality_agg", self)
+
+    def bitmap_and_agg(self) -> "Expression":
+        """The intersection of the group's bitmaps."""
+        return _call("bitmap_and_agg", self)
+
+    def bitmap_and_cardinality_agg(self) -> "Expression":
+        return _call("bitmap_and_cardinality_agg", self)
+
+    def bitmap_or_agg(self) -> "Expression":
+        """The union of the group's bitmaps."""
+        return _call("bitmap_or_agg", self)
+
+    def bitmap_or_cardinality_agg(self) -> "Expression":
+        return _call("bitmap_or_cardinality_agg", self)
+
+    def bitmap_xor_agg(self) -> "Expression":
+        """The symmetric difference of the group's bitmaps."""
+        return _call("bitmap_xor_agg", self)
+
+    def bitmap_xor_cardinality_agg(self) -> "Expression":
+        return _call("bitmap_xor_cardinality_agg", self)
+
     # naming, types, ordering
     def alias(self, name: str, *extra_names: str) -> "Expression":
         return Expression(ex.Alias(self._node, (name,) + extra_names))
