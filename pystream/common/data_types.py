@@ -44,7 +44,7 @@ __all__ = [
     "TimestampType", "LocalZonedTimestampType", "YearMonthIntervalType", "DayTimeIntervalType",
     "ArrayType", "MapType", "MultisetType", "ListViewType", "MapViewType", "Resolution",
     "AtomicType", "NumericType", "IntegralType", "FractionalType", "ZonedTimestampType",
-    "RawType", "UserDefinedType", "BitmapType", "infer_data_type",
+    "RawType", "UserDefinedType", "BitmapType", "VariantType", "StructuredType", "infer_data_type",
 ]
 
 MAX_LENGTH = 0x7FFFFFFF
@@ -936,6 +936,28 @@ class BitmapType(DataType):
 
     def python_value(self, value):
         return None if value is None else Bitmap(value)
+
+
+class StructuredType(RowType):
+    """Flink's STRUCTURED type (OBJECT_OF's result): a ROW named by a class."""
+
+    def __init__(self, class_name: str, fields: Sequence[RowField] = (),
+                 nullable: bool = True):
+        super().__init__(fields, nullable)
+        self.class_name = class_name
+
+    def sql_text(self) -> str:
+        return "STRUCTURED<'%s', %s>" % (self.class_name, ", ".join(
+            "`%s` %s" % (f.name, f.data_type.summary_string()) for f in self.fields))
+
+
+class VariantType(DataType):
+    """Flink's VARIANT (a semi-structured JSON value: PARSE_JSON's), Spark's VARIANT; handed
+    to Python as PySpark's ``VariantVal`` (``toPython()``, ``toJson()``). PyFlink has no
+    ``DataTypes.VARIANT()``."""
+
+    def spark_type(self) -> st.DataType:
+        return _spark_types().VariantType()
 
 
 class RawType(DataType):

@@ -3,6 +3,7 @@ connector's ``+I[...]`` lines. Java's number formatting, SQL timestamps, ``<NULL
 from __future__ import annotations
 
 import datetime
+import json
 import unicodedata
 from decimal import Decimal
 from typing import Iterable, List, Optional
@@ -53,10 +54,29 @@ def _map_text(value: dict, data_type, render) -> str:
                               for k, v in value.items())
 
 
+def variant_json(value) -> str:
+    """A VARIANT (PySpark's ``VariantVal``) as Flink writes it: compact JSON, keys in order,
+    doubles as Java writes them (``3.5E10``), decimals without trailing zeros."""
+    def text(v) -> str:
+        if isinstance(v, dict):
+            return "{%s}" % ",".join("%s:%s" % (json.dumps(k, ensure_ascii=False), text(x))
+                                     for k, x in v.items())
+        if isinstance(v, list):
+            return "[%s]" % ",".join(text(x) for x in v)
+        if isinstance(v, float):
+            return java_double(v)
+        if isinstance(v, Decimal):
+            return format(v.normalize(), "f")
+        return json.dumps(v, ensure_ascii=False, default=str)
+    return text(value.toPython())
+
+
 def flink_string(value, data_type: T.DataType, null: str = NULL) -> str:
     """A value as Flink's CAST(... AS STRING) writes it (used by tableau and print lines)."""
     if value is None:
         return null
+    if isinstance(data_type, T.VariantType):
+        return variant_json(value)
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(data_type, T.FloatType):
@@ -86,6 +106,9 @@ def flink_string(value, data_type: T.DataType, null: str = NULL) -> str:
     if isinstance(value, (list, tuple)) and not hasattr(value, "get_row_kind"):
         element = getattr(data_type, "element_type", None)
         return "[%s]" % ", ".join(flink_string(v, element, "NULL") for v in value)
+    if isinstance(data_type, T.StructuredType):  # (name=Bob, age=21)
+        return "(%s)" % ", ".join("%s=%s" % (f.name, flink_string(v, f.data_type, "NULL"))
+                                  for f, v in zip(data_type.fields, value))
     if hasattr(value, "get_row_kind"):  # a Row
         fields = getattr(data_type, "fields", None) or []
         types = [f.data_type for f in fields] or [None] * len(value)
@@ -121,6 +144,8 @@ def java_string(value, data_type: Optional[T.DataType]) -> str:
     row as ``+I[1, x]``, bytes as ``[1, 2]``, ``null``."""
     if value is None:
         return "null"
+    if isinstance(data_type, T.VariantType):
+        return variant_json(value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(data_type, T.FloatType):

@@ -14,6 +14,7 @@ from pyspark.sql import Column
 from pyspark.sql import functions as F
 
 from pystream.errors import UnsupportedFeatureError
+from pystream.runtime import json_values
 
 
 def _call(name: str) -> Callable:
@@ -183,6 +184,39 @@ def _inet_ntoa(args: List[Column], types, result) -> Column:
     return F.when((number >= 0) & (number < 2 ** 32), F.concat_ws(".", *octets))
 
 
+def _parse_json(parse: Callable[[Column], Column]) -> Callable:
+    """PARSE_JSON / TRY_PARSE_JSON(text [, allow duplicate keys]): with TRUE, an object's
+    duplicate keys keep their last value (normalised in Python: Spark's parser refuses
+    them)."""
+    def translate(args: List[Column], types, result) -> Column:
+        text = args[0]
+        if len(args) > 1:
+            lenient = F.udf(lambda t: json_values.last_key_kept(t), "string")(text)
+            text = F.when(args[1], lenient).otherwise(text)
+        return parse(text)
+    return translate
+
+
+def variant_item(variant: Column, key: Column, by_index: bool) -> Column:
+    """``variant[i]`` (1-based; outside the array NULL) or ``variant['key']`` (a key it does
+    not have: NULL); an index of a non-array or a key of a non-object fails, as in Flink."""
+    kind = F.schema_of_variant(variant)
+    if by_index:
+        path = F.concat(F.lit("$["), (key - 1).cast("string"), F.lit("]"))
+        value = F.when(key >= 1, F.try_variant_get(variant, path, "variant"))
+        wrong, message = ~kind.startswith("ARRAY"), (
+            "Integer index access on variant requires an array variant, but a non-array "
+            "variant was provided.")
+    else:
+        path = F.concat(F.lit('$["'), F.replace(key, F.lit('"'), F.lit('\\"')), F.lit('"]'))
+        value = F.try_variant_get(variant, path, "variant")
+        wrong, message = ~kind.startswith("OBJECT"), (
+            "String key access on variant requires an object variant, but a non-object "
+            "variant was provided.")
+    return F.when(variant.isNotNull() & key.isNotNull(), F.when(
+        wrong, F.raise_error(F.lit(message))).otherwise(value))
+
+
 COLLECTION_AND_TEXT_FUNCTIONS: Dict[str, Callable] = {
     "array_append": _call("array_append"), "array_prepend": _call("array_prepend"),
     "array_concat": _call("concat"), "array_distinct": _call("array_distinct"),
@@ -208,6 +242,7 @@ COLLECTION_AND_TEXT_FUNCTIONS: Dict[str, Callable] = {
     "json_object": _json_object, "json_array": _json_array,
     "json_string": lambda args, types, result: json_text(args[0]),
     "json": lambda args, types, result: args[0],  # JSON(text): as JSON inside JSON_OBJECT
+    "parse_json": _parse_json(F.parse_json), "try_parse_json": _parse_json(F.try_parse_json),
 }
 
 # functions whose JSON result goes into an enclosing one as JSON, not as a string

@@ -24,17 +24,20 @@ from pystream.common.data_types import (
     DecimalType,
     DoubleType,
     FloatType,
+    IntegralType,
     LocalZonedTimestampType,
     MapType,
     TimestampType,
     TimeType,
     VarCharType,
+    VariantType,
 )
 from pystream.compiler.bitmap_functions import BITMAP_AGGREGATES, BITMAP_FUNCTIONS, typeof
 from pystream.compiler.collection_and_text_functions import (
     COLLECTION_AND_TEXT_FUNCTIONS,
     JSON_CONSTRUCTORS,
     json_text,
+    variant_item,
 )
 from pystream.compiler.json_path_functions import JSON_PATH_FUNCTIONS
 from pystream.compiler.udfs import (
@@ -335,6 +338,8 @@ def _item(args: List[Column], types: List[DataType], result: DataType) -> Column
     NULL index); ``map[key]``: NULL for a key it does not have, or NULL (then the map, which
     may have a NULL key Spark cannot hold, is not made)."""
     container, index = args
+    if isinstance(types[0], VariantType):
+        return variant_item(container, index, isinstance(types[1], IntegralType))
     if isinstance(types[0], ArrayType):
         return F.when(index >= 1, F.try_element_at(container, index))
     return F.when(index.isNotNull(), F.element_at(container, index))
@@ -533,6 +538,8 @@ def _call_column(expr: ex.Call, schema: Schema) -> Column:
         result = type_of(expr, schema)
         return F.struct(*[to_column(a, schema).alias(f.name)
                           for a, f in zip(expr.args, result.fields)])
+    if expr.name in ("object_of", "object_update"):
+        return _structured(expr, schema)
     if expr.name == "array":  # elements of one type (rows of other field names too)
         element = spark_type(type_of(expr, schema).element_type)
         return F.array(*[to_column(a, schema).cast(element) for a in expr.args])
@@ -546,6 +553,17 @@ def _call_column(expr: ex.Call, schema: Schema) -> Column:
     types = [type_of(a, schema) for a in expr.args if not isinstance(a, ex.Symbol)]
     result = type_of(expr, schema)
     return translate(args, types, result).cast(spark_type(result))
+
+
+def _structured(expr: ex.Call, schema: Schema) -> Column:
+    """OBJECT_OF's struct of its values; OBJECT_UPDATE's of the object's fields, some
+    replaced."""
+    result = type_of(expr, schema)
+    given = {k.value: v for k, v in zip(expr.args[1::2], expr.args[2::2])}
+    source = None if expr.name == "object_of" else to_column(expr.args[0], schema)
+    return F.struct(*[
+        (to_column(given[f.name], schema) if f.name in given else source.getField(f.name))
+        .cast(spark_type(f.data_type)).alias(f.name) for f in result.fields])
 
 
 def _is_json_constructor(node: ex.Expr) -> bool:

@@ -10,7 +10,13 @@ from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence
 
 from pystream.common import type_rules
-from pystream.common.data_types import ArrayType, BitmapType, DataType, DataTypes
+from pystream.common.data_types import (
+    ArrayType,
+    BitmapType,
+    DataType,
+    DataTypes,
+    VariantType,
+)
 from pystream.relational import expressions as ex
 from pystream.util.exceptions import ValidationException
 
@@ -98,9 +104,15 @@ def _element(types: List[DataType]) -> DataType:
 
 def _item(types: List[DataType]) -> DataType:
     container = types[0]
+    if isinstance(container, VariantType):
+        return VariantType()
     if hasattr(container, "value_type"):
         return container.value_type.nullable()
     return container.element_type.nullable()
+
+
+def _typed_by_literals(types: List[DataType]) -> DataType:
+    raise ValidationException("This function's type depends on its literal arguments.")
 
 
 BOOLEAN = DataTypes.BOOLEAN
@@ -226,6 +238,12 @@ _SCALAR = {
     "inet_aton": returns(BIGINT, "always"), "inet_ntoa": returns(STRING, "always"),
     "json_object": returns(STRING, "never"), "json_array": returns(STRING, "never"),
     "json_string": returns(STRING), "json": returns(STRING),
+    # VARIANT: PARSE_JSON(text [, allow duplicate keys]) and TRY_PARSE_JSON (NULL for text
+    # that is not JSON)
+    "parse_json": returns(VariantType), "try_parse_json": returns(VariantType, "always"),
+    # OBJECT_OF / OBJECT_UPDATE: STRUCTURED types, typed by their literal arguments
+    # (resolve._structured)
+    "object_of": _typed_by_literals, "object_update": _typed_by_literals,
     # bitmaps
     **{name: returns(BitmapType) for name in (
         "bitmap_build", "bitmap_and", "bitmap_or", "bitmap_xor", "bitmap_andnot",

@@ -15,6 +15,8 @@ from pystream.common.data_types import (
     DecimalType,
     RowField,
     RowType,
+    StructuredType,
+    VariantType,
 )
 from pystream.relational import functions
 from pystream.relational.expressions import (
@@ -103,6 +105,9 @@ def _derive(expr: Expr, schema: Schema) -> DataType:
         return expr.data_type
     if isinstance(expr, Cast):
         source = type_of(expr.expr, schema)
+        if isinstance(source, VariantType) and not isinstance(expr.to, VariantType):
+            raise ValidationException("Cast function cannot convert value of type VARIANT to "
+                                      "type %s" % expr.to.summary_string())
         return expr.to.nullable() if expr.safe or source.is_nullable else expr.to.not_null()
     if isinstance(expr, OverCall):
         return type_of(expr.agg, schema)
@@ -117,6 +122,8 @@ def _derive(expr: Expr, schema: Schema) -> DataType:
     if isinstance(expr, Call):
         if expr.name == "get":
             return _field_access(expr, schema)
+        if expr.name in ("object_of", "object_update"):
+            return _structured(expr, schema)
         if expr.name == "row":  # a column keeps its name as the field's name
             return RowType([RowField(a.name if isinstance(a, Column) else "f%d" % i,
                                      type_of(a, schema)) for i, a in enumerate(expr.args)],
@@ -129,6 +136,32 @@ def _derive(expr: Expr, schema: Schema) -> DataType:
             return _rounded_decimal(expr, args[0])
         return function.result(args)
     raise ValidationException("Unsupported expression: %r" % (expr,))
+
+
+def _structured(expr: Call, schema: Schema) -> StructuredType:
+    """OBJECT_OF('class', 'field', value, ...): a STRUCTURED type of the values' types;
+    OBJECT_UPDATE(object, 'field', value, ...): the object's type, those fields retyped."""
+    names = [a.value if isinstance(a, Literal) and isinstance(a.value, str) else None
+             for a in expr.args[1::2]]
+    if expr.name == "object_of":
+        head = expr.args[0]
+        if not (isinstance(head, Literal) and isinstance(head.value, str)) or None in names:
+            raise ValidationException("OBJECT_OF takes a class name and field names as "
+                                      "string literals.")
+        return StructuredType(head.value, [RowField(n, type_of(v, schema)) for n, v in
+                                           zip(names, expr.args[2::2])])
+    source = type_of(expr.args[0], schema)
+    updates = dict(zip(names, expr.args[2::2]))
+    if not isinstance(source, StructuredType) or None in updates:
+        raise ValidationException("OBJECT_UPDATE takes a structured object and field names "
+                                  "as string literals.")
+    unknown = [n for n in updates if n not in source.names]
+    if unknown:
+        raise ValidationException("The structured type %s has no field '%s'." % (
+            source.class_name, unknown[0]))
+    return StructuredType(source.class_name, [
+        RowField(f.name, type_of(updates[f.name], schema) if f.name in updates
+                 else f.data_type) for f in source.fields])
 
 
 def _field_access(expr: Call, schema: Schema) -> DataType:

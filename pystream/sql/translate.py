@@ -935,6 +935,7 @@ FUNCTION_NAMES = {
     "mapkeys": "map_keys", "regexpcount": "regexp_count", "regexpsubstr": "regexp_substr",
     "regexpinstr": "regexp_instr", "regexpextractall": "regexp_extract_all",
     "parseurl": "parse_url", "strtomap": "str_to_map", "bitmaporagg": "bitmap_or_agg",
+    "parsejson": "parse_json",
 }
 
 

@@ -6,7 +6,7 @@ from typing import Callable, Dict, List
 
 from sqlglot import exp
 
-from pystream.common.data_types import MAX_LENGTH, DataType, DataTypes
+from pystream.common.data_types import MAX_LENGTH, DataType, DataTypes, VariantType
 from pystream.sql.parse import parse_type_node
 from pystream.util.exceptions import ValidationException
 
@@ -43,6 +43,7 @@ SIMPLE: Dict[D, Callable[[exp.DataType], DataType]] = {
     D.TIMESTAMPNTZ: _sized(DataTypes.TIMESTAMP, 6),
     D.TIMESTAMPLTZ: _sized(DataTypes.TIMESTAMP_LTZ, 6),
     D.NULL: lambda n: DataTypes.NULL(),
+    D.VARIANT: lambda n: VariantType(),
 }
 
 

@@ -313,6 +313,11 @@ class Expression(Generic[T]):
         args = (self, percentage) if frequency is None else (self, percentage, frequency)
         return _call("percentile", *args)
 
+    def object_update(self, *kv) -> "Expression":
+        """This structured object with fields replaced: alternating field names (string
+        literals of existing fields) and new values."""
+        return _call("object_update", self, *kv)
+
     # bitmaps (32-bit RoaringBitmaps; values ordered as unsigned integers)
     def bitmap_build(self) -> "Expression":
         """The bitmap of this array of INTs (its NULL elements left out)."""
