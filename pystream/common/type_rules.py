@@ -133,6 +133,8 @@ def aggregate_type(name: str, arg: Optional[DataType]) -> DataType:
         return DataTypes.STRING()
     if name == "collect":
         return DataTypes.MULTISET(arg).not_null()
+    if name in ("array_agg", "array_agg_ignore_nulls"):
+        return DataTypes.ARRAY(arg)
     if arg is None:
         raise ValidationException("%s needs an argument." % name.upper())
     if name in ("min", "max", "first_value", "last_value"):

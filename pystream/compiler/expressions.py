@@ -438,6 +438,9 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     **JSON_PATH_FUNCTIONS,
     **BITMAP_FUNCTIONS,
     "typeof": typeof,
+    # in a plain GROUP BY (grouping sets give their values: relational.build._groupings)
+    **{name: lambda args, types, result: F.lit(0) for name in (
+        "grouping", "grouping_id", "group_id")},
 }
 
 AGGREGATES: Dict[str, Callable[[List[Column], bool], Column]] = {
@@ -451,7 +454,6 @@ AGGREGATES: Dict[str, Callable[[List[Column], bool], Column]] = {
     "var_pop": lambda a, d: F.var_pop(a[0]), "var_samp": lambda a, d: F.var_samp(a[0]),
     "first_value": lambda a, d: F.first(a[0], ignorenulls=True),
     "last_value": lambda a, d: F.last(a[0], ignorenulls=True),
-    "collect": lambda a, d: F.collect_list(a[0]),
     "percentile": lambda a, d: F.percentile(*a),
 }
 
@@ -459,6 +461,13 @@ AGGREGATES: Dict[str, Callable[[List[Column], bool], Column]] = {
 # (the aggregate of the arguments, the result of it and the arguments). The JSON aggregates
 # get their values as JSON text (``_aggregated``).
 FINISHED_AGGREGATES = {
+    # COLLECT: a MULTISET, Spark's map of each value (not NULL) to its count
+    "collect": (lambda a: F.collect_list(a[0]), lambda c, a: _counts(c)),
+    # ARRAY_AGG keeps NULLs (RESPECT NULLS) unless IGNORE NULLS; NULL for no rows
+    "array_agg": (lambda a: F.collect_list(F.struct(a[0].alias("v"))),
+                  lambda c, a: F.when(F.size(c) > 0, F.transform(c, lambda s: s["v"]))),
+    "array_agg_ignore_nulls": (lambda a: F.collect_list(a[0]),
+                               lambda c, a: F.when(F.size(c) > 0, c)),
     "listagg": (lambda a: F.collect_list(a[0]), lambda c, a: F.when(
         F.size(c) > 0, F.call_function("array_join", c, a[1] if len(a) > 1 else F.lit(",")))),
     "json_arrayagg_absent_on_null": (lambda a: F.collect_list(a[0]),
@@ -475,6 +484,12 @@ FINISHED_AGGREGATES = {
         lambda c, a: _json_object_text(c)),
     **BITMAP_AGGREGATES,
 }
+
+
+def _counts(values: Column) -> Column:
+    """A map of each of ``values`` to how often it is there."""
+    return F.map_from_entries(F.transform(F.array_distinct(values), lambda v: F.struct(
+        v.alias("key"), F.size(F.filter(values, lambda w: w == v)).alias("value"))))
 
 
 def _json_array_text(items: Column) -> Column:
@@ -590,7 +605,9 @@ def aggregate_column(call: ex.Call, schema: Schema) -> Column:
     args = _aggregated(call, aggregate_arguments(call, schema), result)
     if call.name in FINISHED_AGGREGATES:
         aggregate, finish = FINISHED_AGGREGATES[call.name]
-        return finish(aggregate(args), args).cast(spark_type(result))
+        collected = aggregate(args)  # a list: DISTINCT keeps each value's first
+        return finish(F.array_distinct(collected) if call.distinct else collected,
+                      args).cast(spark_type(result))
     make = AGGREGATES.get(call.name)
     if make is None:
         raise UnsupportedFeatureError("the aggregate function %s() on Spark" % call.name.upper())
@@ -631,7 +648,8 @@ def collected_user_aggregate(call: ex.UserCall, schema: Schema) -> Tuple[Column,
                                        [type_of(a, schema) for a in call.args])
 
 
-RANKING = {"row_number": F.row_number, "rank": F.rank, "dense_rank": F.dense_rank}
+RANKING = {"row_number": F.row_number, "rank": F.rank, "dense_rank": F.dense_rank,
+           "cume_dist": F.cume_dist, "percent_rank": F.percent_rank}
 OFFSETS = {"lag": F.lag, "lead": F.lead}  # over a window of ranks too: no frame
 
 
@@ -643,6 +661,8 @@ def running_aggregate_column(call: ex.Call, schema: Schema, window) -> Column:
     result = type_of(call, schema)
     if call.name in RANKING:
         return RANKING[call.name]().over(window).cast(spark_type(result))
+    if call.name == "ntile":
+        return F.ntile(call.args[0].value).over(window).cast(spark_type(result))
     if call.name in OFFSETS:
         offset_type = spark_type(result)
         offset = call.args[1].value if len(call.args) > 1 else 1
@@ -658,7 +678,8 @@ def running_aggregate_column(call: ex.Call, schema: Schema, window) -> Column:
     elif call.name in FINISHED_AGGREGATES:
         aggregate, finish = FINISHED_AGGREGATES[call.name]
         args = _aggregated(call, args, result)
-        column = finish(aggregate(args).over(window), args)
+        collected = aggregate(args).over(window)
+        column = finish(F.array_distinct(collected) if call.distinct else collected, args)
     else:
         make = AGGREGATES.get(call.name)
         if make is None:

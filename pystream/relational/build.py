@@ -250,6 +250,7 @@ def grouping_sets(rel: ops.Rel, sets: Sequence[Sequence[ex.Expr]], exprs: Sequen
     grouped = {k: ex.Column(n) for k, n in zip(every, names)}
 
     def by_keys(e: ex.Expr) -> ex.Expr:
+        e = _groupings(e, sets)
         if isinstance(e, ex.Column) and e in grouped:  # keeps its name
             return ex.Alias(grouped[e], (e.name,))
         return _substitute_outside_aggregates(e, grouped)
@@ -257,6 +258,35 @@ def grouping_sets(rel: ops.Rel, sets: Sequence[Sequence[ex.Expr]], exprs: Sequen
     return aggregate(expanded, [ex.Column(n) for n in names + ["__set"]],
                      [by_keys(e) for e in exprs], sql=sql,
                      having=None if having is None else by_keys(having))
+
+
+GROUPING_FUNCTIONS = ("grouping", "grouping_id", "group_id")
+
+
+def _groupings(expr: ex.Expr, sets: Sequence[Sequence[ex.Expr]]) -> ex.Expr:
+    """``expr`` with GROUPING(k, ...) / GROUPING_ID (a bit per key, 1 where the row's set
+    leaves the key out) and GROUP_ID() (how many identical sets came before the row's) as
+    the value of the row's set (``__set``)."""
+    if isinstance(expr, ex.Call) and expr.name in GROUPING_FUNCTIONS:
+        def value(number: int) -> int:
+            keys = sets[number]
+            if expr.name == "group_id":
+                return sum(1 for earlier in sets[:number] if set(earlier) == set(keys))
+            bits = 0
+            for key in expr.args:
+                bits = bits << 1 | (key not in keys)
+            return bits
+        branches: List[ex.Expr] = []
+        for number in range(len(sets)):
+            branches += [ex.Call("equals", (ex.Column("__set"),
+                                            ex.Literal(number, DataTypes.INT(False)))),
+                         ex.Literal(value(number), DataTypes.BIGINT(False))]
+        return ex.Call("case", tuple(branches) + (ex.Literal(0, DataTypes.BIGINT(False)),))
+    if isinstance(expr, (ex.Call, ex.UserCall)):
+        return replace(expr, args=tuple(_groupings(a, sets) for a in expr.args))
+    if isinstance(expr, (ex.Alias, ex.Cast, ex.Ordering)):
+        return replace(expr, expr=_groupings(expr.expr, sets))
+    return expr
 
 
 def _substitute_outside_aggregates(expr: ex.Expr, mapping: Dict[ex.Expr, ex.Expr]) -> ex.Expr:

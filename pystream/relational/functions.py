@@ -241,6 +241,10 @@ _SCALAR = {
     # VARIANT: PARSE_JSON(text [, allow duplicate keys]) and TRY_PARSE_JSON (NULL for text
     # that is not JSON)
     "parse_json": returns(VariantType), "try_parse_json": returns(VariantType, "always"),
+    # GROUPING(k, ...) / GROUPING_ID (which keys a grouping set leaves out, as bits),
+    # GROUP_ID() (which repetition of its set a row's is): 0 in a plain GROUP BY
+    "grouping": returns(BIGINT, "never"), "grouping_id": returns(BIGINT, "never"),
+    "group_id": returns(BIGINT, "never"),
     # OBJECT_OF / OBJECT_UPDATE: STRUCTURED types, typed by their literal arguments
     # (resolve._structured)
     "object_of": _typed_by_literals, "object_update": _typed_by_literals,
@@ -257,7 +261,8 @@ _SCALAR = {
 }
 
 _AGGREGATE = ["sum", "sum0", "count", "avg", "min", "max", "stddev_pop", "stddev_samp",
-              "var_pop", "var_samp", "collect", "first_value", "last_value", "listagg"]
+              "var_pop", "var_samp", "collect", "first_value", "last_value", "listagg",
+              "array_agg", "array_agg_ignore_nulls"]
 
 # JSON_ARRAYAGG and JSON_OBJECTAGG, by what they do with a NULL value: the JSON text
 JSON_AGGREGATES = ("json_arrayagg_null_on_null", "json_arrayagg_absent_on_null",
@@ -281,6 +286,8 @@ def _percentile_type(types: List[DataType]) -> DataType:
 _WINDOW = {
     "row_number": returns(BIGINT, "never"), "rank": returns(BIGINT, "never"),
     "dense_rank": returns(BIGINT, "never"),
+    "cume_dist": returns(DOUBLE, "never"), "percent_rank": returns(DOUBLE, "never"),
+    "ntile": returns(INT, "never"),
     # LAG/LEAD(value [, offset [, default]]): the value of a row before/after, of its type
     "lag": lambda types: type_rules.common_type([types[0]] + types[2:3]).nullable(),
     "lead": lambda types: type_rules.common_type([types[0]] + types[2:3]).nullable(),

@@ -92,6 +92,9 @@ def expression_from_sql(text: str) -> ex.Expr:
 # The functions registered in the environment of the query being translated (name -> wrapper)
 _USER_FUNCTIONS: contextvars.ContextVar[Optional[Dict[str, Any]]] = contextvars.ContextVar(
     "user_functions", default=None)
+# and its current database (CURRENT_DATABASE())
+_CURRENT_DATABASE: contextvars.ContextVar[Optional[str]] = contextvars.ContextVar(
+    "current_database", default=None)
 
 
 def query_to_rel(t_env, node: exp.Expression, ctes: Optional[Dict[str, ops.Rel]] = None
@@ -99,9 +102,11 @@ def query_to_rel(t_env, node: exp.Expression, ctes: Optional[Dict[str, ops.Rel]]
     """The relational tree of a query (SELECT, set operation, VALUES, WITH); calls of the
     functions registered in ``t_env`` are calls of those functions."""
     token = _USER_FUNCTIONS.set(dict(getattr(t_env, "_functions", {})))
+    database = _CURRENT_DATABASE.set(t_env.get_current_database())
     try:
         return _query_to_rel(t_env, node, ctes)
     finally:
+        _CURRENT_DATABASE.reset(database)
         _USER_FUNCTIONS.reset(token)
 
 
@@ -917,7 +922,7 @@ FUNCTION_NAMES = {
     "pow": "power", "ceil": "ceil", "initcap": "init_cap", "currenttimestamp":
     "current_timestamp", "currentdate": "current_date", "currenttime": "current_time",
     "localtimestamp": "local_timestamp", "groupconcat": "listagg", "stddevsamp": "stddev_samp",
-    "stddevpop": "stddev_pop", "variancepop": "var_pop", "arrayagg": "collect",
+    "stddevpop": "stddev_pop", "variancepop": "var_pop", "arrayagg": "array_agg",
     "firstvalue": "first_value", "lastvalue": "last_value", "rownumber": "row_number",
     "denserank": "dense_rank", "regexpreplace": "regexp_replace",
     "regexpextract": "regexp_extract", "dateformat": "date_format", "tobase64": "to_base64",
@@ -935,7 +940,8 @@ FUNCTION_NAMES = {
     "mapkeys": "map_keys", "regexpcount": "regexp_count", "regexpsubstr": "regexp_substr",
     "regexpinstr": "regexp_instr", "regexpextractall": "regexp_extract_all",
     "parseurl": "parse_url", "strtomap": "str_to_map", "bitmaporagg": "bitmap_or_agg",
-    "parsejson": "parse_json",
+    "parsejson": "parse_json", "cumedist": "cume_dist", "groupingid": "grouping_id",
+    "percentrank": "percent_rank",
 }
 
 
@@ -1224,7 +1230,20 @@ def _anonymous(node: exp.Anonymous, scope: Optional[Scope]) -> ex.Expr:
         return prop
     if node.name.upper() == "ROW":
         return ex.Call("row", _args(node.expressions, scope))
+    if any(isinstance(a, exp.Distinct) for a in node.expressions):  # COLLECT(DISTINCT x)
+        call = _function(node.name, [to_expr(e, scope) for a in node.expressions
+                                     for e in (a.expressions if isinstance(a, exp.Distinct)
+                                               else [a])])
+        return ex.Call(call.name, call.args, True)
     return _function(node.name, [to_expr(a, scope) for a in node.expressions])
+
+
+def _nulls_of(node: exp.Expression, scope: Optional[Scope], name: str) -> ex.Expr:
+    """ARRAY_AGG(x IGNORE NULLS) / ARRAY_AGG(x RESPECT NULLS, the default)."""
+    if not isinstance(node.this, exp.ArrayAgg):
+        raise _unsupported(node)
+    call = to_expr(node.this, scope)
+    return ex.Call(name, call.args, call.distinct)
 
 
 def _hex_string(node: exp.HexString, scope: Optional[Scope]) -> ex.Expr:
@@ -1281,6 +1300,9 @@ def _function(name: str, args: List[ex.Expr]) -> ex.Expr:
     user = (_USER_FUNCTIONS.get() or {}).get(name.lower())
     if user is not None:
         return ex.UserCall(user, tuple(args))
+    if name.lower() in ("current_database", "currentdatabase") and not args \
+            and _CURRENT_DATABASE.get() is not None:
+        return ex.Literal(_CURRENT_DATABASE.get(), DataTypes.STRING().not_null())
     function = functions.lookup(name)
     if function is None:
         raise ValidationException(
@@ -1455,6 +1477,8 @@ EXPRESSIONS: Dict[type, Callable[[Any, Optional[Scope]], ex.Expr]] = {
     exp.JSONArray: _json_array,
     exp.JSONArrayAgg: _json_arrayagg,
     exp.JSONObjectAgg: _json_objectagg,
+    exp.IgnoreNulls: lambda node, scope: _nulls_of(node, scope, "array_agg_ignore_nulls"),
+    exp.RespectNulls: lambda node, scope: _nulls_of(node, scope, "array_agg"),
     exp.Anonymous: _anonymous,
     exp.Func: _builtin,
 }

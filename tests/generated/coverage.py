@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 from tests.generated.generator import EXPECTED_FILE, function_queries, reference_functions
 
@@ -21,9 +21,11 @@ DOC = ROOT / "docs" / "functions.md"
 HEADER = """\
 # Built-in functions: Flink's reference, probed on PyFlink 2.3 and pystream
 
-Every scalar function and operator of Flink's function reference
-(`docs/data/sql_functions.yml` of apache/flink) with two to four probe expressions over a table
-of every common type with NULLs and edge values (`tests/generated/functions.json`). Each
+Every function and operator of Flink's function reference (`docs/data/sql_functions.yml` of
+apache/flink) with one to four probe expressions over a table of every common type with NULLs
+and edge values (`tests/generated/functions.json`): scalar and OVER window functions row by
+row, aggregate functions per group in BATCH mode and as a STREAMING changelog, the grouping
+functions per grouping set. Each
 entry's probes were answered by real PyFlink 2.3 (`tests/oracle/record_generated.py`) and are
 asked of pystream by the suite (`tests/generated/test_generated.py`; all of them with
 `PYSTREAM_GENERATED=all`). This page is written by `python -m tests.generated.coverage`.
@@ -31,20 +33,21 @@ asked of pystream by the suite (`tests/generated/test_generated.py`; all of them
 Status: **as PyFlink** (every probe gives PyFlink 2.3's values, or fails where it fails);
 **not in PyFlink 2.3** (PyFlink refuses every probe: a function of a later Flink; pystream
 refuses it too unless it says otherwise); **differs** (what differs, from the triage); **not
-probed** (why: aggregate functions are probed by the generated aggregate queries; functions
-of the current time or randomness have no fixed answer).
+probed** (why: functions of the current time or randomness have no fixed answer).
 
 """
 
 
-def status(entry: dict, case: dict, known: Dict[str, str]) -> str:
+def status(entry: dict, cases: List[Optional[dict]], known: Dict[str, str]) -> str:
+    """An entry's status from its queries' recordings (BATCH, and STREAMING if it has one)."""
     if not entry["probes"]:
         return "not probed: %s" % entry.get("skip", "")
-    if case is None:
+    if not cases or None in cases:
         return "not recorded yet"
-    if case["id"] in known:
-        return "differs: %s" % known[case["id"]]
-    answers: List[dict] = case.get("alone") or [case]
+    differing = list(dict.fromkeys(known[c["id"]] for c in cases if c["id"] in known))
+    if differing:
+        return "differs: %s" % "; ".join(differing)
+    answers: List[dict] = [a for c in cases for a in (c.get("alone") or [c])]
     if all("error" in a for a in answers):
         return "not in PyFlink 2.3 (%s)" % answers[0]["error"][:80].replace("|", "/")
     return "as PyFlink"
@@ -56,11 +59,11 @@ def main() -> None:
         case = json.loads(line)
         recorded[case["id"]] = case
     known = json.loads(KNOWN_FILE.read_text()) if KNOWN_FILE.exists() else {}
-    ids = iter(q.id for q in function_queries())
+    queries = [q.id for q in function_queries()]
     rows, counts = [], Counter()
-    for entry in reference_functions():
-        case = recorded.get(next(ids)) if entry["probes"] else None
-        said = status(entry, case, known)
+    for n, entry in enumerate(reference_functions()):
+        ids = [i for i in queries if i.split("-")[1] == "%03d" % n]
+        said = status(entry, [recorded.get(i) for i in ids], known)
         counts[said.split(":")[0].split(" (")[0]] += 1
         rows.append("| %s | `%s` | %s |" % (entry["category"], entry["syntax"].replace(
             "\n", " ").replace("|", "\\|")[:70], said.replace("|", "/")))

@@ -16,6 +16,7 @@ import datetime
 import json
 import math
 import random
+import re
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from pathlib import Path
@@ -251,10 +252,11 @@ class Query:
     expressions: Tuple[str, ...] = ()
     streaming: bool = False
     ordered: bool = True
+    shape: str = "SELECT %s FROM g ORDER BY i, b, s"  # a query of expressions' SELECT
 
     def alone(self, n: int) -> str:
         """The query of expression ``n`` alone."""
-        return "SELECT %s AS e0 FROM g ORDER BY i, b, s" % self.expressions[n]
+        return self.shape % ("%s AS e0" % self.expressions[n])
 
 
 def expression_queries(rng: random.Random, count: int, per_query: int = 50) -> List[Query]:
@@ -517,11 +519,34 @@ def reference_functions() -> List[dict]:
     return json.loads(FUNCTIONS_FILE.read_text())
 
 
+# the SELECT of a function's probes, by the entry's "shape": a row each (scalar and OVER
+# window functions), a group each (aggregate functions: BATCH, then the changelog of the
+# same in STREAMING mode), a grouping set each
+SHAPES = {
+    "row": "SELECT %s FROM g ORDER BY i, b, s",
+    "group": "SELECT k, %s FROM g GROUP BY k ORDER BY k",
+    "grouping sets": "SELECT k, t, %s FROM g GROUP BY GROUPING SETS ((k), (t), ()) "
+                     "ORDER BY 1, 2, 3",
+}
+STREAMING_SHAPES = {"group": "SELECT k, %s FROM g GROUP BY k"}
+
+
 def function_queries() -> List[Query]:
-    """One query per function of the reference: its probes over ``g``."""
-    return [Query("fn-%03d" % n, "SELECT %s FROM g ORDER BY i, b, s" % ", ".join(
-        "%s AS e%d" % (p, i) for i, p in enumerate(entry["probes"])), tuple(entry["probes"]))
-        for n, entry in enumerate(reference_functions()) if entry["probes"]]
+    """The queries of the reference's functions, by their probes over ``g``: ``fn-<n>``
+    for the entry ``n``, and ``fn-<n>-streaming`` for its STREAMING changelog."""
+    queries = []
+    for n, entry in enumerate(reference_functions()):
+        if not entry["probes"]:
+            continue
+        select = ", ".join("%s AS e%d" % (p, i) for i, p in enumerate(entry["probes"]))
+        shape = SHAPES[entry.get("shape", "row")]
+        queries.append(Query("fn-%03d" % n, shape % select, tuple(entry["probes"]),
+                             shape=shape))
+        streaming = STREAMING_SHAPES.get(entry.get("shape", "row"))
+        if streaming:
+            queries.append(Query("fn-%03d-streaming" % n, streaming % select,
+                                 tuple(entry["probes"]), streaming=True, shape=streaming))
+    return queries
 
 
 # the corpus grows in rounds, each drawn from its own seed, so that the queries recorded
@@ -591,6 +616,22 @@ def same(expected: dict, actual: dict, ordered: bool = True) -> bool:
         return "error" in actual
     if "rows" not in actual:
         return False
+    expected_rows, actual_rows = _floats_in_lists_rounded(expected["rows"]), \
+        _floats_in_lists_rounded(actual["rows"])
     if ordered:
-        return actual["rows"] == expected["rows"]
-    return sorted(map(repr, actual["rows"])) == sorted(map(repr, expected["rows"]))
+        return actual_rows == expected_rows
+    return sorted(map(repr, actual_rows)) == sorted(map(repr, expected_rows))
+
+
+_FLOAT = re.compile(r"-?\d+\.\d+(?:e[-+]?\d+)?")
+
+
+def _floats_in_lists_rounded(rows: List[List[Any]]) -> List[List[Any]]:
+    """Rows with the floats inside collection values (canonical as their repr, e.g.
+    ``'[-6.002, 0.9979999999999998]'``) at 12 significant digits, as ``canonical`` gives
+    floats."""
+    def rounded(value: Any) -> Any:
+        if isinstance(value, str) and value.startswith(("[", "{")):
+            return _FLOAT.sub(lambda m: repr(float("%.12g" % float(m.group()))), value)
+        return value
+    return [[rounded(v) for v in row] for row in rows]

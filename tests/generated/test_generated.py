@@ -21,6 +21,7 @@ import pytest
 
 from tests.generated.generator import (
     EXPECTED_FILE,
+    SHAPES,
     Query,
     answer,
     corpus,
@@ -59,9 +60,17 @@ FIXED = {
 }
 
 
+def always_asked(case: dict) -> bool:
+    """The probes of the reference's aggregate, window and grouping functions: few, and each
+    the only check of its function (a broken LISTAGG went unseen before them)."""
+    query = QUERIES[case["id"]]
+    return case["id"] in FIXED or query.shape != SHAPES["row"] or (
+        query.id.startswith("fn-") and " OVER (" in query.sql)
+
+
 def cases():
     for n, case in enumerate(recorded()):
-        if SAMPLE > 1 and (n % SAMPLE or "alone" in case) and case["id"] not in FIXED:
+        if SAMPLE > 1 and (n % SAMPLE or "alone" in case) and not always_asked(case):
             continue
         marks = [pytest.mark.xfail(strict=True, reason=KNOWN[case["id"]])] \
             if case["id"] in KNOWN else []

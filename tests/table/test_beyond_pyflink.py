@@ -88,7 +88,7 @@ def test_an_array_of_dates_converts_its_sql_values_back_to_dates():
 
 
 def test_bitmap_aggregates_in_batch_mode_and_bitmaps_collected(batch_t_env):
-    """PyFlink 2.3's BATCH mode cannot compile the bitmap aggregates (its sort aggregate's
+    """PyFlink 2.3's BATCH mode cannot compile BITMAP_BUILD_AGG (its sort aggregate's
     generated code assigns an Object to a Bitmap) nor collect a BITMAP (``Unsupported type:
     BITMAP``): pystream gives what its STREAMING mode leaves (recorded on PyFlink in
     programs/bitmap_functions.py) and a ``Bitmap`` of the values."""

@@ -222,11 +222,17 @@ def aggregated_by(df: DataFrame, groups: List[Column], aggs: List[tuple]) -> Dat
 
 
 def _arg_call(call: ex.Call, index: int) -> ex.Call:
-    """``call`` over the projected columns of its arguments (literals stay: a percentile's
-    percentage is one)."""
-    return ex.Call(call.name, tuple(a if isinstance(a, ex.Literal) else
-                                    ex.Column("__arg%d_%d" % (index, j))
+    """``call`` over the projected columns of its arguments (constants stay: a percentile's
+    percentage, or array of them, is one)."""
+    return ex.Call(call.name, tuple(a if _constant(a) else ex.Column("__arg%d_%d" % (index, j))
                                     for j, a in enumerate(call.args)), call.distinct)
+
+
+def _constant(expr: ex.Expr) -> bool:
+    """A literal, or an array or negation of literals."""
+    if isinstance(expr, ex.Call) and expr.name in ("array", "negate"):
+        return all(map(_constant, expr.args))
+    return isinstance(expr, ex.Literal)
 
 
 def _arg_schema(node: ops.Aggregate, schema: Schema) -> Schema:

@@ -225,7 +225,8 @@ def _over_rows(node: ops.Over, frame: Frame, ctx: Context) -> Frame:
     columns = [quoted(n) for n in schema.names]
     for a in node.aggregates:
         call: ex.OverCall = unaliased(a.expr)
-        spec = ranking_spec(call.window, schema) if agg_name(call) in {**RANKING, **OFFSETS} \
+        spec = ranking_spec(call.window, schema) \
+            if agg_name(call) in {**RANKING, **OFFSETS, "ntile": None} \
             else _over_spec(call.window, schema)
         columns.append(running_aggregate_column(call.agg, schema, spec).alias(a.names[0]))
     return select_with_system_columns(frame, ctx, columns)

@@ -1,7 +1,8 @@
 """Flink's BITMAP functions (32-bit RoaringBitmaps; values ordered as unsigned integers) in
 SQL and the Table API: building, AND/OR/XOR/ANDNOT, cardinality, arrays, strings, the
-RoaringBitmap bytes and back, the aggregates per group in BATCH, and a STREAMING changelog of
-a bitmap aggregate; a bitmap column printed as it is."""
+RoaringBitmap bytes and back (run, array and bitmap containers), the aggregates as STREAMING
+changelogs (PyFlink 2.3's BATCH mode cannot compile BITMAP_BUILD_AGG), a bitmap's text cut
+after 524,288 characters; a bitmap column printed as it is."""
 import hashlib
 
 from pyflink.table import DataTypes, EnvironmentSettings, TableEnvironment
