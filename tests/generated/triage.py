@@ -33,8 +33,8 @@ KNOWN_FILE = ROOT / "tests" / "generated" / "known.json"
 
 # (pattern of pystream's error or of the expression, the category)
 CATEGORIES = [
-    (r"ARITHMETIC_OVERFLOW|CAST_OVERFLOW", "integer overflow and out-of-range casts fail "
-     "(Spark's ANSI mode) where Flink wraps as Java does"),
+    (r"ARITHMETIC_OVERFLOW|CAST_OVERFLOW", "deliberate: integer overflow and out-of-range "
+     "casts fail (Spark's ANSI mode), as the SQL standard says, where Flink wraps as Java does"),
     (r"NUMERIC_VALUE_OUT_OF_RANGE", "a DECIMAL result wider than pystream's result type fails "
      "(Flink's ROUND/arithmetic result types are wider)"),
     (r"DIVIDE_BY_ZERO", "division by zero"),
