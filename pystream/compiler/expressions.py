@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime
 import functools
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from pyspark.sql import Column
 from pyspark.sql import functions as F
@@ -486,6 +486,47 @@ FINISHED_AGGREGATES = {
 }
 
 
+def _float_values(value: Column, pane: Optional[Column] = None) -> Column:
+    """The values of a SUM of FLOATs, each with its pane (a slice of a sliding window's time;
+    one pane for any other aggregate)."""
+    return F.collect_list(F.when(value.isNotNull(), F.struct(
+        (F.lit(0).cast("bigint") if pane is None else pane).alias("p"), value.alias("v"))))
+
+
+def _float_sum(values: Column) -> Column:
+    """The sum of FLOATs added as FLOATs, as Flink adds them: in order within each pane, then
+    the panes' sums in time order (86.399994 where a sum of doubles rounded at the end gives
+    86.4); NULL for none."""
+    def plus(a: Column, b: Column) -> Column:
+        return F.when(a.isNull(), b).otherwise((a + b).cast("float"))
+
+    def step(state: Column, x: Column) -> Column:
+        same = state["p"].eqNullSafe(x["p"])
+        return F.struct(F.when(same, state["t"]).otherwise(plus(state["t"], state["part"]))
+                        .alias("t"),
+                        F.when(same, plus(state["part"], x["v"])).otherwise(x["v"])
+                        .cast("float").alias("part"),
+                        x["p"].alias("p"))
+    start = F.struct(F.lit(None).cast("float").alias("t"), F.lit(None).cast("float")
+                     .alias("part"), F.lit(None).cast("bigint").alias("p"))
+    by_pane = F.array_sort(values, lambda a, b: F.when(a["p"] < b["p"], -1).when(
+        a["p"] > b["p"], 1).otherwise(0))  # a stable sort: arrival order within a pane
+    return F.aggregate(by_pane, start, step, lambda state: plus(state["t"], state["part"]))
+
+
+FLOAT_SUMS = {"sum": (lambda a: _float_values(a[0]), lambda c, a: _float_sum(c)),
+              "sum0": (lambda a: _float_values(a[0]),
+                       lambda c, a: F.coalesce(_float_sum(c), F.lit(0.0).cast("float")))}
+
+
+def _finished(name: str, result: DataType):
+    """The (aggregate, finish) pair of an aggregate that is a function of Spark's (a SUM of
+    FLOATs too), else None."""
+    if isinstance(result, FloatType) and name in FLOAT_SUMS:
+        return FLOAT_SUMS[name]
+    return FINISHED_AGGREGATES.get(name)
+
+
 def _counts(values: Column) -> Column:
     """A map of each of ``values`` to how often it is there."""
     return F.map_from_entries(F.transform(F.array_distinct(values), lambda v: F.struct(
@@ -596,15 +637,19 @@ def _as_json(node: ex.Expr, column: Column) -> Column:
     return column
 
 
-def aggregate_column(call: ex.Call, schema: Schema) -> Column:
+def aggregate_column(call: ex.Call, schema: Schema, pane: Optional[Column] = None) -> Column:
     """An aggregate call as a Spark aggregate column of its Flink type (a user-defined one:
-    a grouped-aggregate pandas UDF)."""
+    a grouped-aggregate pandas UDF); ``pane``: the slice of a sliding window a row is in
+    (a SUM of FLOATs adds each slice's sum)."""
     if isinstance(call, ex.UserCall):
         return _user_aggregate(call, schema)
     result = type_of(call, schema)
     args = _aggregated(call, aggregate_arguments(call, schema), result)
-    if call.name in FINISHED_AGGREGATES:
-        aggregate, finish = FINISHED_AGGREGATES[call.name]
+    if pane is not None and isinstance(result, FloatType) and call.name in FLOAT_SUMS:
+        return FLOAT_SUMS[call.name][1](_float_values(args[0], pane), args)
+    finished = _finished(call.name, result)
+    if finished is not None:
+        aggregate, finish = finished
         collected = aggregate(args)  # a list: DISTINCT keeps each value's first
         return finish(F.array_distinct(collected) if call.distinct else collected,
                       args).cast(spark_type(result))
@@ -675,8 +720,8 @@ def running_aggregate_column(call: ex.Call, schema: Schema, window) -> Column:
         values = F.collect_set(args[0]).over(window)
         zero = F.lit(0).cast(spark_type(type_of(call.args[0], schema)))
         column = RUNNING_DISTINCT[call.name](values, zero)
-    elif call.name in FINISHED_AGGREGATES:
-        aggregate, finish = FINISHED_AGGREGATES[call.name]
+    elif _finished(call.name, result) is not None:
+        aggregate, finish = _finished(call.name, result)
         args = _aggregated(call, args, result)
         collected = aggregate(args).over(window)
         column = finish(F.array_distinct(collected) if call.distinct else collected, args)

@@ -50,18 +50,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FRESH_PROCESS = ("datastream__word_count",)
 
 # example name -> what pystream is missing to print PyFlink's lines
-NOT_YET = {
-    "table__basic_operations":
-        "explain() prints Spark's plan (== Physical Plan ==, *(1) Scan ExistingRDD...) "
-        "where PyFlink prints Flink's (LogicalCorrelate, PythonCorrelate, ...); "
-        "pystream.table.expressions has no json(), so `import *` does not shadow the json "
-        "module and sql_operations() does not fail as on PyFlink ('function' object has no "
-        "attribute 'loads'): pystream runs every part to the end (aggregate and "
-        "flat_aggregate of row_operations() included)",
-    "table__windowing__sliding_window":
-        "FLOAT sum of Bob's windows [0 s, 5 s) and [2 s, 7 s): 86.4 where PyFlink prints "
-        "86.399994 (it adds float32 partial sums of 2 s panes: (53.1 + 3.1) + 30.2)",
-}
+NOT_YET: dict = {}
 
 
 @pytest.fixture(scope="module")

@@ -182,9 +182,10 @@ def _retracting_aggregate(node: ops.Aggregate, frame: Frame, keys: List[Column])
                               present="__present"), updating=True)
 
 
-def aggregate_columns(aggregates, schema: Schema) -> List[tuple]:
-    """(Spark column, name, whether it runs Python) of each aggregate call."""
-    return [(aggregate_column(a.expr, schema).alias(a.names[0]), a.names[0],
+def aggregate_columns(aggregates, schema: Schema, pane: Optional[Column] = None) -> List[tuple]:
+    """(Spark column, name, whether it runs Python) of each aggregate call (``pane``: see
+    ``aggregate_column``)."""
+    return [(aggregate_column(a.expr, schema, pane).alias(a.names[0]), a.names[0],
              isinstance(a.expr, ex.UserCall)) for a in aggregates]
 
 

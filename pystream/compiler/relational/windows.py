@@ -2,6 +2,7 @@
 MATCH_RECOGNIZE."""
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Optional
 
@@ -67,7 +68,10 @@ def window_aggregate_frame(node: ops.WindowAggregate, ctx: Context) -> Frame:
         raise UnsupportedFeatureError("%s windows" % w.kind)
     key_fields = node.schema.fields[:len(node.keys)]
     keys = [to_column(k, schema).alias(f.name) for k, f in zip(node.keys, key_fields)]
-    aggs = aggregate_columns(node.aggregates, schema)
+    # a sliding window's slices (of the sizes' greatest common divisor), as Flink's panes
+    pane = F.floor(F.unix_millis(ts.cast("timestamp")) / math.gcd(w.size, w.slide)) \
+        .cast("bigint") if w.kind == "slide" else None
+    aggs = aggregate_columns(node.aggregates, schema, pane)
     folds = {}
     if w.kind == "session":  # Spark merges sessions right with its own aggregates only
         aggs, folds = collected_python_aggregates(node.aggregates, schema, aggs)
