@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import datetime
 import decimal
+import json
 import math
 import struct
-from typing import Callable
+from typing import Callable, Optional
 
 from pystream.common.time import Instant
 from pystream.common.typeinfo import (
@@ -158,3 +159,15 @@ def java_formatter(type_info: TypeInformation) -> Callable[[object], str]:
     if type_info in (Types.LONG(), Types.INT(), Types.SHORT(), Types.BYTE()):
         return lambda v: "null" if v is None else str(v)
     return lambda v: java_string(v, type_info)
+
+
+def compact_json(value, scalar: Callable[[object], Optional[str]] = lambda v: None) -> str:
+    """``value`` (dicts, lists, scalars) as JSON without spaces, keys in their order, text
+    as it is (not escaped to ASCII); ``scalar`` writes the values it returns text for."""
+    if isinstance(value, dict):
+        return "{%s}" % ",".join("%s:%s" % (json.dumps(k, ensure_ascii=False),
+                                            compact_json(v, scalar)) for k, v in value.items())
+    if isinstance(value, list):
+        return "[%s]" % ",".join(compact_json(v, scalar) for v in value)
+    text = scalar(value)
+    return text if text is not None else json.dumps(value, ensure_ascii=False, default=str)

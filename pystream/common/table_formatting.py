@@ -3,12 +3,12 @@ connector's ``+I[...]`` lines. Java's number formatting, SQL timestamps, ``<NULL
 from __future__ import annotations
 
 import datetime
-import json
 import unicodedata
 from decimal import Decimal
 from typing import Iterable, List, Optional
 
 from pystream.common import data_types as T
+from pystream.common.formatting import compact_json
 from pystream.common.formatting import java_double as java
 
 __all__ = ["flink_string", "tableau_lines", "changelog_line", "java_double", "java_float"]
@@ -57,18 +57,13 @@ def _map_text(value: dict, data_type, render) -> str:
 def variant_json(value) -> str:
     """A VARIANT (PySpark's ``VariantVal``) as Flink writes it: compact JSON, keys in order,
     doubles as Java writes them (``3.5E10``), decimals without trailing zeros."""
-    def text(v) -> str:
-        if isinstance(v, dict):
-            return "{%s}" % ",".join("%s:%s" % (json.dumps(k, ensure_ascii=False), text(x))
-                                     for k, x in v.items())
-        if isinstance(v, list):
-            return "[%s]" % ",".join(text(x) for x in v)
+    def number(v) -> Optional[str]:
         if isinstance(v, float):
             return java_double(v)
         if isinstance(v, Decimal):
             return format(v.normalize(), "f")
-        return json.dumps(v, ensure_ascii=False, default=str)
-    return text(value.toPython())
+        return None
+    return compact_json(value.toPython(), number)
 
 
 def flink_string(value, data_type: T.DataType, null: str = NULL) -> str:

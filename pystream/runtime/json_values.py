@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any, Optional
 
+from pystream.common.formatting import compact_json
+
 __all__ = ["last_key_kept"]
 
 
@@ -15,17 +17,6 @@ class _Number(str):
 
 def _refuse(constant: str) -> Any:
     raise ValueError("%s is not JSON" % constant)
-
-
-def _text(value: Any) -> str:
-    if isinstance(value, dict):
-        return "{%s}" % ",".join("%s:%s" % (json.dumps(k, ensure_ascii=False), _text(v))
-                                 for k, v in value.items())
-    if isinstance(value, list):
-        return "[%s]" % ",".join(_text(v) for v in value)
-    if isinstance(value, _Number):
-        return str(value)
-    return json.dumps(value, ensure_ascii=False)
 
 
 def last_key_kept(text: Optional[str]) -> Optional[str]:
@@ -38,4 +29,4 @@ def last_key_kept(text: Optional[str]) -> Optional[str]:
                            parse_constant=_refuse)
     except ValueError:
         return text
-    return _text(value)
+    return compact_json(value, lambda v: str(v) if isinstance(v, _Number) else None)
