@@ -43,6 +43,7 @@ from pystream.runtime.shapes import shaper
 PICKLE_PROTOCOL = pickle.HIGHEST_PROTOCOL
 VALUE_COLUMN = "value"
 ROW_KIND = "__kind"  # a ROW record's row kind (0 +I, 1 -U, 2 +U, 3 -D), after its fields
+NESTED_KIND = "__kind%d"  # the row kind of a TUPLE record's ROW field at that position
 _KINDS = list(RowKind)
 
 
@@ -83,12 +84,20 @@ def _short_repr(value, limit: int = 200) -> str:
 
 def column_names(type_info: TypeInformation) -> List[str]:
     """The Spark column names a stream of ``type_info`` travels in (a ROW's: its fields', then
-    ``__kind``, its records' row kinds)."""
+    ``__kind``, its records' row kinds; a TUPLE's: its fields', then ``__kind<i>``, the row
+    kinds of its ROW fields)."""
     if isinstance(type_info, RowTypeInfo):
         return type_info.get_field_names() + [ROW_KIND]
     if isinstance(type_info, _CompositeTypeInfo):
-        return type_info.get_field_names()
+        return type_info.get_field_names() + [NESTED_KIND % i for i in _row_fields(type_info)]
     return [VALUE_COLUMN]
+
+
+def _row_fields(type_info: TypeInformation) -> List[int]:
+    """The positions of a TUPLE's ROW fields (their row kinds travel beside the fields)."""
+    if not isinstance(type_info, TupleTypeInfo):
+        return []
+    return [i for i, t in enumerate(type_info.get_field_types()) if isinstance(t, RowTypeInfo)]
 
 
 def column_types(type_info: TypeInformation) -> list:
@@ -96,7 +105,8 @@ def column_types(type_info: TypeInformation) -> list:
     from pyspark.sql.types import ByteType
 
     if isinstance(type_info, _CompositeTypeInfo):
-        kinds = [ByteType()] if isinstance(type_info, RowTypeInfo) else []
+        kinds = [ByteType()] * (1 if isinstance(type_info, RowTypeInfo)
+                                else len(_row_fields(type_info)))
         return [t.spark_type() for t in type_info.get_field_types()] + kinds
     return [type_info.spark_type()]
 
@@ -260,8 +270,15 @@ def batch_decoder(type_info: TypeInformation,
     if isinstance(type_info, _CompositeTypeInfo):
         decoders = [column_decoder(t, client) for t in type_info.get_field_types()]
         if isinstance(type_info, TupleTypeInfo):
+            nested, arity = _row_fields(type_info), len(decoders)
+
             def decode_tuples(columns):
-                return list(zip(*[dec(col) for dec, col in zip(decoders, columns)]))
+                values = list(zip(*[dec(col) for dec, col in zip(decoders, columns)]))
+                for field, kinds in zip(nested, columns[arity:]):  # only the rows not +I
+                    for i in pc.indices_nonzero(kinds.fill_null(0)).to_pylist():
+                        if values[i][field] is not None:
+                            values[i][field]._row_kind = _KINDS[kinds[i].as_py()]
+                return values
             return decode_tuples
         names = type_info.get_field_names()
         make, arity = Row._make, len(decoders)
@@ -505,6 +522,7 @@ def batch_encoder(type_info: TypeInformation) -> Callable[[list], List[pa.Array]
         children = [column_encoder(t) for t in type_info.get_field_types()]
         arity = len(children)
         rows = isinstance(type_info, RowTypeInfo)
+        nested = _row_fields(type_info)
 
         def encode_records(values):
             for v in values:
@@ -515,6 +533,8 @@ def batch_encoder(type_info: TypeInformation) -> Callable[[list], List[pa.Array]
             if rows:  # the row kinds, at a list comprehension's speed
                 columns.append(pa.array([v._row_kind.value if type(v) is Row else 0
                                          for v in values], pa.int8()))
+            for field in nested:  # a tuple's ROW fields' kinds
+                columns.append(pa.array([row_kind_of(v[field]) for v in values], pa.int8()))
             return columns
         return encode_records
     encoder = column_encoder(type_info)

@@ -49,3 +49,17 @@ def test_values_that_do_not_fit_raise_naming_value_and_type(value, type_info, na
     with pytest.raises(RecordTypeError) as error:
         batch_encoder(type_info)([value])
     assert [text in str(error.value) for text in named] == [True, True]
+
+
+def test_the_row_kinds_of_a_tuples_rows_travel_beside_its_fields():
+    """A retract stream's (flag, row): the row keeps its kind (Java prints (false,-U[a, 1]))."""
+    from pystream.common import RowKind
+    from pystream.runtime.records import column_names
+
+    type_info = Types.TUPLE([Types.BOOLEAN(), Types.ROW([Types.STRING(), Types.LONG()])])
+    values = [(True, Row("a", 1)), (False, Row.of_kind(RowKind.UPDATE_BEFORE, "a", 1)),
+              (True, Row.of_kind(RowKind.UPDATE_AFTER, "a", 2)), (True, None)]
+    assert column_names(type_info) == ["f0", "f1", "__kind1"]
+    decoded = batch_decoder(type_info)(batch_encoder(type_info)(values))
+    assert [v[1].get_row_kind() if v[1] is not None else None for v in decoded] == [
+        RowKind.INSERT, RowKind.UPDATE_BEFORE, RowKind.UPDATE_AFTER, None]

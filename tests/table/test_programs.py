@@ -17,13 +17,11 @@ DIRECTORIES = [ROOT / "tests" / "table" / "programs", ROOT / "tests" / "sql" / "
 # program name -> what pystream is missing to print PyFlink's lines
 NOT_YET: dict = {
     "changelog_mode_upsert":
-        "an aggregate over an upsert changelog: PyFlink prints -U/+U where an update "
-        "retracts the key's only row (over a full changelog of the same rows it prints -D/+I, "
-        "as pystream does here) and keeps the keys in arrival order; pystream's upsert "
-        "normalisation is a keyed operator, whose micro-batch goes key by key",
-    "retract_stream_print":
-        "a ROW inside a TUPLE loses its row kind where the tuple crosses Spark as columns: "
-        "Java's text of each (flag, row) of a retract stream shows +I for every change",
+        "an aggregate over an upsert changelog: PyFlink's planner removes a SUM grouped by "
+        "the primary key (one row per group) and prints the normalised changes, -U/+U "
+        "(with COUNT(*) beside it, it keeps the aggregate and prints -D/+I as pystream "
+        "does), in arrival order; pystream's upsert normalisation is a keyed operator, whose "
+        "micro-batch goes key by key, and it keeps the aggregate",
 }
 
 
