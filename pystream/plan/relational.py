@@ -70,8 +70,10 @@ def is_updating(node: ops.Rel, streaming: bool, unbounded: bool = False) -> bool
     if isinstance(node, ops.Aggregate) and node.aggregates and not unbounded and \
             groups_by_window(node) and not is_updating(node.input, streaming, unbounded):
         return False  # a cascaded window aggregate: each window once, when it closes
-    if isinstance(node, (ops.Aggregate, ops.Distinct)):
+    if isinstance(node, (ops.Aggregate, ops.Distinct, ops.FromChangelog)):
         return True
+    if isinstance(node, ops.ToChangelog):
+        return False
     if isinstance(node, ops.ConnectorScan) and node.options.get("connector") == "upsert-kafka":
         return not node.bounded
     if isinstance(node, ops.ConnectorScan) and reads_changelog(node.options):

@@ -13,12 +13,14 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from pystream.common import type_rules
 from pystream.common.data_types import (
     ArrayType,
+    CharType,
     DataTypes,
     LocalZonedTimestampType,
     MapType,
     MultisetType,
     RowType,
     TimestampType,
+    VarCharType,
 )
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
@@ -597,6 +599,31 @@ def sort(rel: ops.Rel, keys: Sequence[ex.Expr] = (), offset: int = 0,
 
 def distinct(rel: ops.Rel) -> ops.Rel:
     return ops.Distinct(schema=rel.schema.without_time_attributes(), input=rel)
+
+
+CHANGE_NAMES = ("INSERT", "UPDATE_BEFORE", "UPDATE_AFTER", "DELETE")  # by row kind value
+
+
+def to_changelog(rel: ops.Rel) -> ops.Rel:
+    """Each change of ``rel`` as an inserted row led by its kind's name, ``op``."""
+    if "op" in rel.schema.names:
+        raise ValidationException("to_changelog() adds a column 'op', which the table has: "
+                                  "rename it first.")
+    return ops.ToChangelog(schema=Schema((Field("op", DataTypes.STRING()),)
+                                         + rel.schema.without_time_attributes().fields),
+                           input=rel)
+
+
+def from_changelog(rel: ops.Rel, op: str = "op") -> ops.Rel:
+    """The rows of append-only ``rel`` as the changes its ``op`` column names (INSERT,
+    UPDATE_BEFORE, UPDATE_AFTER, DELETE), without that column."""
+    field = next((f for f in rel.schema.fields if f.name == op), None)
+    if field is None or not isinstance(field.data_type, (CharType, VarCharType)):
+        raise ValidationException(
+            "from_changelog() reads the change of each row from a STRING column '%s'; the "
+            "table's fields are [%s]." % (op, ", ".join(rel.schema.names)))
+    return ops.FromChangelog(schema=Schema(tuple(f for f in rel.schema.fields if f.name != op)),
+                             input=rel, op=op)
 
 
 def rename_all(rel: ops.Rel, names: Sequence[str]) -> ops.Rel:

@@ -60,6 +60,10 @@ def describe(node: ops.Rel) -> str:
     if isinstance(node, ops.Over):
         return "OverAggregate(select=[%s])" % ", ".join(
             _named(a.expr, a.names[0]) for a in node.aggregates)
+    if isinstance(node, ops.ToChangelog):
+        return "ToChangelog(op=[op])"
+    if isinstance(node, ops.FromChangelog):
+        return "FromChangelog(op=[%s])" % node.op
     return type(node).__name__
 
 

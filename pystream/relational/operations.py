@@ -247,6 +247,31 @@ class Distinct(Rel):
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)
+class ToChangelog(Rel):
+    """TO_CHANGELOG (``Table.to_changelog()``): each change of ``input`` as an inserted row,
+    led by an ``op`` column naming its kind (INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE)."""
+
+    input: Rel
+
+    @property
+    def inputs(self):
+        return (self.input,)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class FromChangelog(Rel):
+    """FROM_CHANGELOG (``Table.from_changelog()``): the rows of an append-only ``input`` as
+    the changes its ``op`` column names, without that column."""
+
+    input: Rel
+    op: str = "op"
+
+    @property
+    def inputs(self):
+        return (self.input,)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
 class GroupWindow:
     """A group window: ``kind`` tumble, slide (hop), session or cumulate, on ``time_field``.
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any, List, Optional, Tuple, Union
 
+from pystream.errors import UnsupportedFeatureError
 from pystream.relational import build
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
@@ -117,6 +118,19 @@ class Table:
 
     def distinct(self) -> "Table":
         return self._with(build.distinct(self._rel))
+
+    # changelogs as tables
+    def to_changelog(self, *arguments: Expression) -> "Table":
+        """This table's changes as an append-only table, each led by an ``op`` column naming
+        its kind (INSERT, UPDATE_BEFORE, UPDATE_AFTER, DELETE)."""
+        _no_changelog_arguments("to_changelog", arguments)
+        return self._with(build.to_changelog(self._rel))
+
+    def from_changelog(self, *arguments: Expression) -> "Table":
+        """This append-only table's rows as the changes its ``op`` column names (INSERT,
+        UPDATE_BEFORE, UPDATE_AFTER, DELETE), without that column."""
+        _no_changelog_arguments("from_changelog", arguments)
+        return self._with(build.from_changelog(self._rel))
 
     # grouping and windows
     def group_by(self, *fields: Union[Expression, str]) -> "GroupedTable":
@@ -412,3 +426,10 @@ class OverWindowedTable:
 
 def table_name_of(value: Optional[Union[str, Table]]) -> Optional[str]:
     return value if value is None or isinstance(value, str) else str(value)
+
+
+def _no_changelog_arguments(method: str, arguments) -> None:
+    if arguments:
+        raise UnsupportedFeatureError(
+            "%s() with arguments (op, op_mapping): only its default form, an 'op' column of "
+            "INSERT, UPDATE_BEFORE, UPDATE_AFTER and DELETE" % method)

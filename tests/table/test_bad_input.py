@@ -113,3 +113,14 @@ def test_the_hive_dialect_is_refused_where_it_is_set(t_env):
         t_env.get_config().set_sql_dialect(SqlDialect.HIVE)
     assert t_env.get_config().get_sql_dialect() == SqlDialect.DEFAULT
     still_usable(t_env)
+
+
+def test_from_changelog_of_a_change_it_does_not_know_names_it(streaming_t_env):
+    cdc = streaming_t_env.from_elements([("INSERT", 1), ("UPSERT", 2)], ["op", "v"])
+    with pytest.raises(Exception, match="unknown change 'UPSERT' in column 'op'"):
+        cdc.from_changelog().execute().collect().__next__()
+    with pytest.raises(ValidationException, match="a STRING column 'op'"):
+        streaming_t_env.from_elements([(1,)], ["v"]).from_changelog()
+    with pytest.raises(UnsupportedFeatureError, match="only its default form"):
+        cdc.to_changelog(col("v"))
+    still_usable(streaming_t_env)

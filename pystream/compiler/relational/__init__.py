@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict
 
 from pystream.compiler.relational.aggregates import aggregate_frame, distinct_frame
+from pystream.compiler.relational.changelogs import from_changelog_frame, to_changelog_frame
 from pystream.compiler.relational.frames import OP, SEQ, SUB, Context, Frame, translate
 from pystream.compiler.relational.joins import join_frame, temporal_join_frame
 from pystream.compiler.relational.projections import (
@@ -72,6 +73,8 @@ TRANSLATIONS: Dict[type, Callable[[ops.Rel, Context], Frame]] = {
     ops.WindowTable: window_table_frame,
     ops.MatchRecognize: match_recognize_frame,
     ops.Over: over_frame,
+    ops.ToChangelog: to_changelog_frame,
+    ops.FromChangelog: from_changelog_frame,
 }
 
 
