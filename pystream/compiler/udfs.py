@@ -272,6 +272,18 @@ class TableEvaluator(ScalarEvaluator):
         return [self.result_type.spark_value(_as_row(r)) for r in rows]
 
 
+def _pandas_argument(array, data_type: DataType):
+    """An Arrow column as a pandas function gets it: a ROW's as a DataFrame of its fields (as
+    PyFlink and Spark's pandas UDFs give it), any other as a Series."""
+    import pyarrow as pa
+
+    if isinstance(data_type, RowType):
+        if isinstance(array, pa.ChunkedArray):
+            array = array.combine_chunks()
+        return pa.Table.from_struct_array(array).to_pandas()
+    return array.to_pandas()
+
+
 class UserAggregate(ScalarEvaluator):
     """A user-defined aggregate function over one group's values: ``create()`` an
     accumulator, ``add(acc, values)`` one row's arguments, ``value(acc)`` the result. A
@@ -365,7 +377,10 @@ class UserAggregate(ScalarEvaluator):
 
         if self.pandas:
             columns = list(zip(*acc)) if acc else [[] for _ in self.arg_types]
-            return self._of_series([pd.Series(list(c)) for c in columns])
+            return self._of_series([
+                pd.DataFrame([list(v) for v in c], columns=list(t.field_names()))
+                if isinstance(t, RowType) else pd.Series(list(c))
+                for c, t in zip(columns, self.arg_types)])
         try:
             result = (acc[1], [_as_row(r) for r in self.function.emit_value(acc[0]) or ()]) \
                 if self.table else self.function.get_value(acc)
@@ -392,7 +407,8 @@ class UserAggregate(ScalarEvaluator):
         if not self._opened:
             self._open()
         if self.pandas:
-            result = self._of_series([a.to_pandas() for a in arrays])
+            result = self._of_series([_pandas_argument(a, t)
+                                      for a, t in zip(arrays, self.arg_types)])
         else:
             acc = self.create()
             for values in zip(*[a.to_pylist() for a in arrays]):

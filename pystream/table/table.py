@@ -6,8 +6,9 @@ runs until ``execute()``, ``execute_insert()`` or ``to_pandas()``.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
 
+from pystream.common.data_types import DataTypes
 from pystream.errors import UnsupportedFeatureError
 from pystream.relational import build
 from pystream.relational import expressions as ex
@@ -340,11 +341,9 @@ class FlatAggregateTable(AggregatedTable):
     """The result of ``flat_aggregate``: ``select`` from the keys and the rows' fields."""
 
 
-def _aggregated(table: Table, keys: List[ex.Expr], func,
-                table_aggregate: bool = False) -> ops.Rel:
-    """``keys`` and the columns of ``func``'s result per group (a ROW's fields, named by
-    the call's alias or the ROW's names); of a table aggregate function, the rows it
-    emits."""
+def _aggregate_call(table: Table, func) -> Tuple[ex.Expr, Tuple[str, ...]]:
+    """The call of the aggregate function ``aggregate``/``flat_aggregate`` were given (called
+    with the whole row when given alone) and the names its alias gives its fields."""
     node = to_node(func) if isinstance(func, Expression) else \
         to_node(func()) if hasattr(func, "is_aggregate_function") else \
         _nodes([func], table._t_env)[0]
@@ -355,6 +354,15 @@ def _aggregated(table: Table, keys: List[ex.Expr], func,
     if isinstance(node, ex.UserCall) and not node.args:  # the whole row, as one Row
         node = dataclasses.replace(node, args=(ex.Call("row", tuple(
             ex.Column(n) for n in table._rel.schema.names)),))
+    return node, names
+
+
+def _aggregated(table: Table, keys: List[ex.Expr], func,
+                table_aggregate: bool = False) -> ops.Rel:
+    """``keys`` and the columns of ``func``'s result per group (a ROW's fields, named by
+    the call's alias or the ROW's names); of a table aggregate function, the rows it
+    emits."""
+    node, names = _aggregate_call(table, func)
     is_table = getattr(getattr(node, "function", None), "is_table_aggregate", False)
     if is_table != table_aggregate:
         raise ValidationException(
@@ -405,6 +413,60 @@ class WindowGroupedTable:
         rel = build.window_aggregate(self._table._rel, self._window, self._keys,
                                      _nodes(fields, self._table._t_env))
         return self._table._with(rel)
+
+    def aggregate(self, func) -> "WindowAggregatedTable":
+        """Aggregates each window and group with an aggregate function whose ROW result
+        becomes columns (``agg.alias('c', 'd')``: called with the whole row; or
+        ``agg(col('b'))``); then ``select`` the keys, those columns and the window's
+        properties (``col('w').start``)."""
+        return WindowAggregatedTable(self, *_aggregate_call(self._table, func))
+
+
+class WindowAggregatedTable:
+    """The result of a window's ``aggregate``: ``select`` from the keys, the function's
+    columns and the window's properties."""
+
+    def __init__(self, grouped: WindowGroupedTable, call: ex.Expr, names: Tuple[str, ...]):
+        self._grouped = grouped
+        self._call = call
+        self._names = names
+
+    def select(self, *fields: Union[Expression, str]) -> Table:
+        grouped, table = self._grouped, self._grouped._table
+        result = getattr(self._call, "function", None)
+        result = getattr(result, "result_type", None)
+        fields_of = [f.name for f in result.fields] if hasattr(result, "fields") else []
+        if not fields_of:
+            raise ValidationException("aggregate() of a window takes an aggregate function "
+                                      "with a ROW result.")
+        if self._names and len(self._names) != len(fields_of):
+            raise ValidationException("The function's result has %d fields, the alias names "
+                                      "%d." % (len(fields_of), len(self._names)))
+        produced = {name: ex.Call("get", (self._call, ex.Literal(field, DataTypes.STRING())))
+                    for name, field in zip(self._names or fields_of, fields_of)}
+        exprs: List[ex.Expr] = []
+        unnamed = 0
+        for expr in _nodes(fields, table._t_env):
+            if isinstance(expr, ex.Column):  # a key or one of the function's fields
+                expr = ex.Alias(_with_columns(expr, produced), (expr.name,))
+            elif not isinstance(expr, ex.Alias):  # as Flink names them: EXPR$0, EXPR$1, ...
+                expr, unnamed = ex.Alias(expr, ("EXPR$%d" % unnamed,)), unnamed + 1
+            exprs.append(_with_columns(expr, produced))
+        return table._with(build.window_aggregate(table._rel, grouped._window, grouped._keys,
+                                                  exprs))
+
+
+def _with_columns(expr: ex.Expr, columns: Dict[str, ex.Expr]) -> ex.Expr:
+    """``expr`` with its references to ``columns`` replaced by their expressions."""
+    if isinstance(expr, ex.Column) and expr.name in columns:
+        return columns[expr.name]
+    if isinstance(expr, (ex.Call, ex.UserCall)):
+        return dataclasses.replace(expr, args=tuple(_with_columns(a, columns)
+                                                    for a in expr.args))
+    if isinstance(expr, (ex.Alias, ex.Cast)):
+        return dataclasses.replace(expr, expr=_with_columns(expr.expr, columns))
+    return expr
+
 
 
 class OverWindowedTable:
