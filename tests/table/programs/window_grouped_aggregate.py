@@ -8,7 +8,6 @@ import os
 import tempfile
 
 import pandas as pd
-
 from pyflink.common import Row
 from pyflink.table import DataTypes, EnvironmentSettings, TableEnvironment
 from pyflink.table.expressions import col, lit
