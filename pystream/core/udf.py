@@ -11,7 +11,8 @@ from typing import Callable, Optional, Union
 from pystream.metrics import MetricGroup
 
 __all__ = ["FunctionContext", "UserDefinedFunction", "ScalarFunction", "AsyncScalarFunction",
-           "TableFunction", "AggregateFunction", "TableAggregateFunction", "is_async",
+           "TableFunction", "ImperativeAggregateFunction", "AggregateFunction",
+           "TableAggregateFunction", "is_async",
            "python_callable"]
 
 
@@ -111,14 +112,11 @@ class TableFunction(UserDefinedFunction):
         raise NotImplementedError
 
 
-class AggregateFunction(UserDefinedFunction):
-    """An aggregate function: an accumulator per group (``create_accumulator``), each row
-    added to it (``accumulate``), the group's result (``get_value``). ``get_result_type`` and
-    ``get_accumulator_type`` may give the types instead of ``udaf(...)``'s arguments."""
-
-    @abc.abstractmethod
-    def get_value(self, accumulator):
-        raise NotImplementedError
+class ImperativeAggregateFunction(UserDefinedFunction):
+    """What aggregate and table aggregate functions share: an accumulator per group
+    (``create_accumulator``), each row added to it (``accumulate``) or taken out of it
+    (``retract``: an updating input), accumulators merged (``merge``). ``get_result_type``
+    and ``get_accumulator_type`` may give the types instead of ``udaf(...)``'s arguments."""
 
     @abc.abstractmethod
     def create_accumulator(self):
@@ -129,10 +127,10 @@ class AggregateFunction(UserDefinedFunction):
         raise NotImplementedError
 
     def retract(self, accumulator, *args):
-        raise NotImplementedError
+        raise RuntimeError("Method retract is not implemented")
 
     def merge(self, accumulator, accumulators):
-        raise NotImplementedError
+        raise RuntimeError("Method merge is not implemented")
 
     def get_result_type(self):
         return None
@@ -141,19 +139,19 @@ class AggregateFunction(UserDefinedFunction):
         return None
 
 
-class TableAggregateFunction(UserDefinedFunction):
-    """A table aggregate function: emits rows per group."""
+class AggregateFunction(ImperativeAggregateFunction):
+    """An aggregate function: the group's result is ``get_value`` of its accumulator."""
+
+    @abc.abstractmethod
+    def get_value(self, accumulator):
+        raise NotImplementedError
+
+
+class TableAggregateFunction(ImperativeAggregateFunction):
+    """A table aggregate function: emits rows per group (``emit_value``)."""
 
     @abc.abstractmethod
     def emit_value(self, accumulator):
-        raise NotImplementedError
-
-    @abc.abstractmethod
-    def create_accumulator(self):
-        raise NotImplementedError
-
-    @abc.abstractmethod
-    def accumulate(self, accumulator, *args):
         raise NotImplementedError
 
 

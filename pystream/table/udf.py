@@ -29,6 +29,7 @@ from pystream.core.udf import (
     AggregateFunction,
     AsyncScalarFunction,
     FunctionContext,
+    ImperativeAggregateFunction,
     ScalarFunction,
     TableAggregateFunction,
     TableFunction,
@@ -39,7 +40,7 @@ from pystream.relational import expressions as ex
 from pystream.table.expression import Expression, to_node
 
 __all__ = ["FunctionContext", "UserDefinedFunction", "ScalarFunction", "AsyncScalarFunction",
-           "TableFunction",
+           "TableFunction", "ImperativeAggregateFunction",
            "AggregateFunction", "TableAggregateFunction", "udf", "udtf", "udaf", "udtaf",
            "UserDefinedScalarFunctionWrapper", "UserDefinedTableFunctionWrapper"]
 
