@@ -23,7 +23,7 @@ __all__ = [
     "current_timestamp", "current_watermark", "local_time", "local_timestamp", "to_date",
     "to_timestamp", "to_timestamp_ltz", "date_format", "timestamp_diff", "from_unixtime",
     "unix_timestamp", "convert_tz", "temporal_overlaps", "lag", "lead", "array", "row", "map_",
-    "map_from_arrays", "json_string", "json_object", "object_of",
+    "map_from_arrays", "json_string", "json_object", "object_of", "current_database",
     "json_array", "json", "json_array_agg", "json_object_agg", "row_interval", "pi", "e",
     "rand", "rand_integer",
     "atan2", "negative", "concat", "concat_ws", "uuid", "null_of", "log", "source_watermark",
@@ -185,6 +185,11 @@ def array(head, *tail) -> Expression:
 
 def row(head, *tail) -> Expression:
     return _call("row", head, *tail)
+
+
+def current_database() -> Expression:
+    """The name of the current database (of the environment the expression is used in)."""
+    return Expression(ex.Call("current_database", ()))
 
 
 def object_of(class_name: str, *args) -> Expression:

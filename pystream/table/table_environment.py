@@ -257,13 +257,13 @@ class TableEnvironment:
         self._functions[path.split(".")[-1].lower()] = function
 
     def _with_user_functions(self, node: ex.Expr) -> ex.Expr:
-        """``node`` with calls of registered functions by name made calls of them."""
-        if not self._functions:
-            return node
-
+        """``node`` with calls of registered functions by name made calls of them, and
+        ``current_database()`` the name of this environment's current database."""
         def resolve(e: ex.Expr) -> ex.Expr:
             if isinstance(e, ex.Call) and e.name in self._functions:
                 return ex.UserCall(self._functions[e.name], e.args)
+            if isinstance(e, ex.Call) and e.name == "current_database" and not e.args:
+                return ex.Literal(self.get_current_database(), DataTypes.STRING().not_null())
             return e
 
         return ex.transform(node, resolve)

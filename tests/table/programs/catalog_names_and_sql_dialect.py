@@ -2,6 +2,7 @@
 ObjectIdentifier's object path, TableConfig's SQL dialect."""
 from pyflink.table import EnvironmentSettings, SqlDialect, TableEnvironment
 from pyflink.table.catalog import ObjectIdentifier, ObjectPath
+from pyflink.table.expressions import col, current_database
 
 path = ObjectPath('db', 'orders')
 print(path, path.get_database_name(), path.get_object_name(), path.get_full_name())
@@ -24,3 +25,8 @@ config = t_env.get_config()
 print(config.get_sql_dialect() == SqlDialect.DEFAULT, SqlDialect.DEFAULT, SqlDialect.HIVE)
 config.set_sql_dialect(SqlDialect.DEFAULT)
 print(config.get_sql_dialect() == SqlDialect.DEFAULT, config.get('table.sql-dialect', None))
+t_env.execute_sql("CREATE DATABASE sales")
+t_env.use_database("sales")
+t_env.from_elements([(1,)], ['a']).select(col('a'), current_database().alias('db')) \
+    .execute().print()
+t_env.execute_sql("SELECT CURRENT_DATABASE() AS db").print()
