@@ -14,7 +14,7 @@ import pyarrow as pa
 from pystream import graph
 from pystream.common.typeinfo import TypeInformation
 from pystream.plan import Plan, plan
-from pystream.runtime.layout import TS, Layout
+from pystream.runtime.layout import ORDER, TS, Layout
 from pystream.runtime.records import batch_decoder, column_names
 
 __all__ = ["plan", "Plan", "CompiledStream", "compile_stream"]
@@ -22,7 +22,8 @@ __all__ = ["plan", "Plan", "CompiledStream", "compile_stream"]
 
 @dataclass
 class CompiledStream:
-    """A DataStream compiled to a Spark DataFrame of typed columns."""
+    """A DataStream compiled to a Spark DataFrame of typed columns (and ``__order``, the
+    order PyFlink emits them in, after a keyed operator at parallelism 1)."""
 
     df: object
     type_info: TypeInformation
@@ -69,8 +70,10 @@ def compile_stream(plan: Plan, with_watermark: bool = False) -> CompiledStream:
     flow = compiler.flow(node)
     keyed = any(isinstance(n, graph.Keyed) for n in plan.nodes())
     timestamps = with_watermark and flow.event_time and not keyed
+    ordered = flow.ordered_df if flow.settled and not timestamps else None
     flow = compiler.materialize(flow, Layout(flow.type_info, timestamped=timestamps))
-    df = flow.df
+    # a keyed operator at parallelism 1: its records with ``__order``, PyFlink's order
+    df = flow.df if ordered is None else ordered.select(*flow.layout.columns, ORDER)
     if timestamps:
         df = df.withWatermark(TS, "%d milliseconds" % (flow.watermark_delay_ms or 0))
     return CompiledStream(df=df, type_info=flow.type_info, streaming=not plan.batch,

@@ -218,8 +218,13 @@ def aggregate(rel: ops.Rel, keys: Sequence[ex.Expr], exprs: Sequence[ex.Expr],
                 raise ValidationException("Aggregate functions cannot be nested: %s" % (call,))
         agg_fields.append(Field(name, type_of(call, rel.schema)))
     schema = Schema(tuple(Field(f.name, f.data_type) for f in key_fields) + tuple(agg_fields))
-    node = ops.Aggregate(schema=schema, input=rel, keys=tuple(keys),
-                         aggregates=tuple(ex.Alias(c, (n,)) for c, n in calls.items()))
+    node: ops.Rel = ops.Aggregate(schema=schema, input=rel, keys=tuple(keys),
+                                  aggregates=tuple(ex.Alias(c, (n,)) for c, n in calls.items()))
+    if having is None and _one_row_per_group(rel, keys, calls):
+        # as Flink's planner removes it: each aggregate is its argument's value
+        node = project(rel, [ex.Alias(k, (f.name,)) for k, f in zip(keys, key_fields)] + [
+            ex.Alias(ex.Cast(c.args[0], f.data_type), (f.name,))
+            for c, f in zip(calls, agg_fields)])
     substitutions = {call: ex.Column(name) for call, name in calls.items()}
     substitutions.update({k: ex.Column(f.name) for k, f in zip(keys, key_fields)
                           if not isinstance(k, ex.Column)})
@@ -229,6 +234,36 @@ def aggregate(rel: ops.Rel, keys: Sequence[ex.Expr], exprs: Sequence[ex.Expr],
     if having is not None:
         node = filter_(node, _substitute(having, substitutions))
     return project(node, rewritten, sql=sql)
+
+
+# aggregates of one row that are that row's value (Flink's FlinkAggregateRemoveRule)
+ONE_ROW_AGGREGATES = ("sum", "min", "max")
+
+
+def _one_row_per_group(rel: ops.Rel, keys: Sequence[ex.Expr], calls) -> bool:
+    """Whether each group of ``keys`` is one row of ``rel`` (the keys include a unique key
+    of it) and every call is an aggregate whose value over one row is that row's value."""
+    unique = unique_key(rel)
+    return bool(unique and calls) and set(unique) <= {
+        k.name for k in keys if isinstance(k, ex.Column)} and all(
+        isinstance(c, ex.Call) and c.name in ONE_ROW_AGGREGATES and not c.distinct
+        and len(c.args) == 1 for c in calls)
+
+
+def unique_key(rel: ops.Rel) -> Tuple[str, ...]:
+    """Fields no two rows of ``rel`` share (an upsert changelog's primary key, through
+    filters and projections that keep it), or ()."""
+    if isinstance(rel, ops.StreamScan):
+        return rel.unique_key
+    if isinstance(rel, ops.Filter):
+        return unique_key(rel.input)
+    if isinstance(rel, ops.Project):
+        kept = {e.name: e.name for e in rel.exprs if isinstance(e, ex.Column)}
+        kept.update({e.expr.name: e.names[0] for e in rel.exprs if isinstance(e, ex.Alias)
+                     and isinstance(e.expr, ex.Column)})
+        below = unique_key(rel.input)
+        return tuple(kept[n] for n in below) if all(n in kept for n in below) else ()
+    return ()
 
 
 def grouping_sets(rel: ops.Rel, sets: Sequence[Sequence[ex.Expr]], exprs: Sequence[ex.Expr],

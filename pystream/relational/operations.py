@@ -66,13 +66,15 @@ class ConnectorScan(Rel):
 class StreamScan(Rel):
     """A DataStream as a table (``from_data_stream``): ``node`` is the ``pystream.graph`` node
     of its records (a KeyedStream's values), ``settings`` its environment's
-    ``pystream.plan.JobSettings``; ``changelog`` for a changelog stream."""
+    ``pystream.plan.JobSettings``; ``changelog`` for a changelog stream; ``unique_key``: the
+    fields no two of its rows share (an upsert changelog's primary key)."""
 
     node: Any
     settings: Any
     columns: Tuple[Tuple[str, Expr], ...] = ()
     watermark: Optional[Tuple[str, Expr]] = None
     changelog: bool = False
+    unique_key: Tuple[str, ...] = ()
 
 
 # -- operators -------------------------------------------------------------------------------

@@ -399,21 +399,25 @@ class StreamTableEnvironment(TableEnvironment):
         one is (+I, -U, +U, -D), as ``to_changelog_stream`` gives them. In STREAMING mode the
         table is updating (its changes are the rows'); in BATCH mode each row is a row.
         With ``ChangelogMode.upsert()`` the rows are upserts by the schema's primary key."""
+        unique_key: tuple = ()
         if changelog_mode is not None and changelog_mode.is_upsert:
             row = from_type_info(data_stream.get_type())
             names = row.field_names() if isinstance(row, RowType) else ["f0"]
-            data_stream = upserts_as_changes(data_stream, names,
-                                             schema.primary_key if schema else ())
-        return self._from_stream(data_stream, (schema,) if schema else (), changelog=True)
+            unique_key = tuple(schema.primary_key if schema else ())
+            data_stream = upserts_as_changes(data_stream, names, unique_key)
+        return self._from_stream(data_stream, (schema,) if schema else (), changelog=True,
+                                 unique_key=unique_key)
 
-    def _from_stream(self, data_stream, fields_or_schema, changelog: bool) -> Table:
+    def _from_stream(self, data_stream, fields_or_schema, changelog: bool,
+                     unique_key: tuple = ()) -> Table:
         row = from_type_info(data_stream.get_type())
         if not isinstance(row, RowType):
             row = RowType([RowField("f0", row)])
         rel: ops.Rel = ops.StreamScan(schema=Schema.of(row.field_names(), row.field_types()),
                                       node=data_stream._values_node(),
                                       settings=data_stream.get_execution_environment()
-                                      .job_settings(), changelog=changelog)
+                                      .job_settings(), changelog=changelog,
+                                      unique_key=unique_key)
         if fields_or_schema and isinstance(fields_or_schema[0], DeclaredSchema):
             rel = _with_declared_columns(rel, fields_or_schema[0])
         elif fields_or_schema:

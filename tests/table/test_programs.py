@@ -15,14 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DIRECTORIES = [ROOT / "tests" / "table" / "programs", ROOT / "tests" / "sql" / "programs"]
 
 # program name -> what pystream is missing to print PyFlink's lines
-NOT_YET: dict = {
-    "changelog_mode_upsert":
-        "an aggregate over an upsert changelog: PyFlink's planner removes a SUM grouped by "
-        "the primary key (one row per group) and prints the normalised changes, -U/+U "
-        "(with COUNT(*) beside it, it keeps the aggregate and prints -D/+I as pystream "
-        "does), in arrival order; pystream's upsert normalisation is a keyed operator, whose "
-        "micro-batch goes key by key, and it keeps the aggregate",
-}
+NOT_YET: dict = {}
 
 
 def cases():

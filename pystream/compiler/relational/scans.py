@@ -25,7 +25,7 @@ from pystream.plan.reads import EVERYTHING, scan_key
 from pystream.plan.relational import is_bounded, reads_changelog
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
-from pystream.runtime.layout import Layout
+from pystream.runtime.layout import ORDER, Layout
 from pystream.runtime.records import ROW_KIND, column_names
 from pystream.util.exceptions import TableException
 
@@ -167,14 +167,30 @@ def stream_scan_frame(node: ops.StreamScan, ctx: Context) -> Frame:
     if not is_bounded(node):
         raise UnsupportedFeatureError(
             "from_data_stream of an unbounded DataStream in a BATCH table environment")
-    compiled = compile_stream(plan([node.node], replace(node.settings, runtime_mode="BATCH")))
+    # a STREAMING table's changelog stream as a STREAMING job over its bounded input gives
+    # it: its records in the order PyFlink emits them (a keyed operator's by arrival, not
+    # key by key), where that job is a batch one
+    compiled = None
+    if ctx.changelog and node.changelog:
+        compiled = compile_stream(plan([node.node], replace(node.settings,
+                                                            runtime_mode="STREAMING")))
+        if compiled.streaming:  # an unbounded one: read as BATCH instead
+            compiled.close()
+            compiled = None
+    if compiled is None:
+        compiled = compile_stream(plan([node.node], replace(node.settings,
+                                                            runtime_mode="BATCH")))
     columns = [quoted(c).cast(f.data_type.spark_type()).alias(f.name)
                for c, f in zip(compiled.columns, node.schema)]
+    source = compiled.df
+    if ORDER in source.columns:  # the records in the order PyFlink emits them
+        source = source.withColumn("__pos", F.monotonically_increasing_id()) \
+            .sortWithinPartitions(ORDER, "__pos")
     if ctx.changelog and _row_kinds(node, compiled.df.columns):
-        df = compiled.df.select(*columns, _kind_as_op(),
-                                F.monotonically_increasing_id().alias(SEQ), F.lit(0).alias(SUB))
+        df = source.select(*columns, _kind_as_op(),
+                           F.monotonically_increasing_id().alias(SEQ), F.lit(0).alias(SUB))
         return Frame(df, updating=True)
-    df = compiled.df.select(*columns)
+    df = source.select(*columns)
     if ctx.changelog:
         df = df.withColumn(SEQ, F.monotonically_increasing_id())
     return Frame(df)
