@@ -19,9 +19,10 @@ ORDERED = "# oracle: ordered"
 # program name -> what pystream is missing to print PyFlink's lines
 NOT_YET: dict = {
     "partition_custom_parallel_three":
-        "BATCH mode: Flink's adaptive batch scheduler runs operators whose parallelism is not "
-        "set on them at the parallelism their data volume asks for (1 for small inputs: "
-        "'len> ... subtask 0'); pystream runs them at the environment's parallelism",
+        "deviation: in BATCH mode Flink's adaptive batch scheduler runs operators whose "
+        "parallelism is not set on them at the parallelism their data volume asks for (1 for "
+        "small inputs: 'len> ... subtask 0'); pystream runs them at the environment's "
+        "parallelism (docs/datastream.md)",
 }
 
 
