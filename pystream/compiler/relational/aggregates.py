@@ -86,7 +86,7 @@ def aggregate_frame(node: ops.Aggregate, ctx: Context) -> Frame:
                  updating=True)
 
 
-RETRACTABLE = ("count", "sum", "sum0", "avg")
+RETRACTABLE = ("count", "sum", "sum0", "avg", "min", "max")
 
 
 def _counts_first_values(call: ex.Expr) -> bool:
@@ -165,21 +165,43 @@ def _retracting_aggregate(node: ops.Aggregate, frame: Frame, keys: List[Column])
         return F.sum(sign if arg is None else F.when(arg.isNotNull(), sign).otherwise(0)) \
             .over(running)
 
+    df = frame.df
     values = []
-    for a, f in zip(node.aggregates, node.schema.fields[len(node.keys):]):
+    for i, (a, f) in enumerate(zip(node.aggregates, node.schema.fields[len(node.keys):])):
         arg = to_column(a.expr.args[0], schema) if a.expr.args else None
+        if a.expr.name in ("min", "max"):  # computed first: its window reads the input's keys
+            by_input_keys = Window.partitionBy(*[to_column(k, schema) for k in node.keys]) \
+                .orderBy(SEQ, SUB).rowsBetween(Window.unboundedPreceding, Window.currentRow)
+            df = df.withColumn("__extreme%d" % i, _retracted_extreme(
+                a.expr.name, arg, sign, by_input_keys))
+            values.append(F.col("__extreme%d" % i).cast(f.data_type.spark_type())
+                          .alias(f.name))
+            continue
         n = counted(arg)
         total = F.sum(arg * sign).over(running) if arg is not None else None
         value = {"count": n, "sum": F.when(n > 0, total),
                  "sum0": F.when(n > 0, total).otherwise(0),
                  "avg": F.when(n > 0, total / n)}[a.expr.name]
         values.append(value.cast(f.data_type.spark_type()).alias(f.name))
-    df = frame.df.select(*keys, *values, (counted(None) > 0).alias("__present"), F.col(SEQ),
-                         F.col(SUB))
+    df = df.select(*keys, *values, (counted(None) > 0).alias("__present"), F.col(SEQ),
+                   F.col(SUB))
     order = Window.partitionBy(*[quoted(k) for k in key_names]).orderBy(SEQ, SUB)
     names = [f.name for f in node.schema]
     return Frame(retractions(df, order, names, compared=names[len(key_names):],
                               present="__present"), updating=True)
+
+
+def _retracted_extreme(name: str, arg: Column, sign: Column, running) -> Column:
+    """MIN/MAX over the rows a key's changes so far leave: each value's count (+1 for +I/+U,
+    -1 for -U/-D), the least or greatest of those still counted; NULL for none. A key's
+    changes so far are collected at each change: cost grows with the square of its
+    changes."""
+    changes = F.collect_list(F.when(arg.isNotNull(), F.struct(
+        arg.alias("__value"), sign.alias("__sign")))).over(running)
+    left = F.filter(F.array_distinct(F.transform(changes, lambda c: c["__value"])),
+                    lambda v: F.aggregate(changes, F.lit(0), lambda n, c: n + F.when(
+                        c["__value"] == v, c["__sign"]).otherwise(0)) > 0)
+    return F.array_min(left) if name == "min" else F.array_max(left)
 
 
 def aggregate_columns(aggregates, schema: Schema, pane: Optional[Column] = None) -> List[tuple]:
