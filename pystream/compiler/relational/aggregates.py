@@ -86,7 +86,7 @@ def aggregate_frame(node: ops.Aggregate, ctx: Context) -> Frame:
                  updating=True)
 
 
-RETRACTABLE = ("count", "sum", "sum0", "avg", "min", "max")
+RETRACTABLE = ("count", "sum", "sum0", "avg", "min", "max", "first_value", "last_value")
 
 
 def _counts_first_values(call: ex.Expr) -> bool:
@@ -169,10 +169,10 @@ def _retracting_aggregate(node: ops.Aggregate, frame: Frame, keys: List[Column])
     values = []
     for i, (a, f) in enumerate(zip(node.aggregates, node.schema.fields[len(node.keys):])):
         arg = to_column(a.expr.args[0], schema) if a.expr.args else None
-        if a.expr.name in ("min", "max"):  # computed first: its window reads the input's keys
+        if a.expr.name in KEPT_VALUES:  # computed first: its window reads the input's keys
             by_input_keys = Window.partitionBy(*[to_column(k, schema) for k in node.keys]) \
                 .orderBy(SEQ, SUB).rowsBetween(Window.unboundedPreceding, Window.currentRow)
-            df = df.withColumn("__extreme%d" % i, _retracted_extreme(
+            df = df.withColumn("__extreme%d" % i, _retracted_value(
                 a.expr.name, arg, sign, by_input_keys))
             values.append(F.col("__extreme%d" % i).cast(f.data_type.spark_type())
                           .alias(f.name))
@@ -191,17 +191,28 @@ def _retracting_aggregate(node: ops.Aggregate, frame: Frame, keys: List[Column])
                               present="__present"), updating=True)
 
 
-def _retracted_extreme(name: str, arg: Column, sign: Column, running) -> Column:
-    """MIN/MAX over the rows a key's changes so far leave: each value's count (+1 for +I/+U,
-    -1 for -U/-D), the least or greatest of those still counted; NULL for none. A key's
-    changes so far are collected at each change: cost grows with the square of its
-    changes."""
+# aggregates over an updating table that keep the values its changes leave
+KEPT_VALUES = ("min", "max", "first_value", "last_value")
+
+
+def _retracted_value(name: str, arg: Column, sign: Column, running) -> Column:
+    """MIN, MAX, FIRST_VALUE or LAST_VALUE over the values a key's changes so far leave, as
+    Flink's retracting aggregates keep them: in arrival order, +I/+U adding its value,
+    -U/-D taking away that value's earliest occurrence; NULL for none. A key's changes so
+    far are collected at each change: cost grows with the square of its changes."""
     changes = F.collect_list(F.when(arg.isNotNull(), F.struct(
         arg.alias("__value"), sign.alias("__sign")))).over(running)
-    left = F.filter(F.array_distinct(F.transform(changes, lambda c: c["__value"])),
-                    lambda v: F.aggregate(changes, F.lit(0), lambda n, c: n + F.when(
-                        c["__value"] == v, c["__sign"]).otherwise(0)) > 0)
-    return F.array_min(left) if name == "min" else F.array_max(left)
+
+    def apply(left: Column, change: Column) -> Column:
+        at = F.array_position(left, change["__value"]).cast("int")
+        taken = F.concat(F.slice(left, 1, at - 1), F.slice(left, at + 1, F.size(left)))
+        return F.when(change["__sign"] > 0, F.concat(left, F.array(change["__value"]))) \
+            .when(at > 0, taken).otherwise(left)
+    empty = F.filter(F.array(arg), lambda v: F.lit(False))  # an empty array of arg's type
+    left = F.aggregate(changes, empty, apply)
+    return {"min": lambda: F.array_min(left), "max": lambda: F.array_max(left),
+            "first_value": lambda: F.try_element_at(left, F.lit(1)),
+            "last_value": lambda: F.try_element_at(left, F.lit(-1))}[name]()
 
 
 def aggregate_columns(aggregates, schema: Schema, pane: Optional[Column] = None) -> List[tuple]:
