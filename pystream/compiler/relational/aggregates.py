@@ -150,8 +150,8 @@ def _retracting_aggregate(node: ops.Aggregate, frame: Frame, keys: List[Column])
     emitted as it changes, and deleted (-D) when none of its rows is left."""
     schema = node.input.schema
     for a in node.aggregates:
-        if isinstance(a.expr, ex.UserCall) or a.expr.name not in RETRACTABLE or \
-                a.expr.distinct:
+        if isinstance(a.expr, ex.UserCall) or a.expr.name not in RETRACTABLE or (
+                a.expr.distinct and a.expr.name not in DISTINCT_RETRACTABLE):
             raise UnsupportedFeatureError(
                 "%s over an updating table in STREAMING mode (retraction: only %s)" % (
                     str(a.expr.name).upper() + ("(DISTINCT)" if a.expr.distinct else ""),
@@ -169,11 +169,12 @@ def _retracting_aggregate(node: ops.Aggregate, frame: Frame, keys: List[Column])
     values = []
     for i, (a, f) in enumerate(zip(node.aggregates, node.schema.fields[len(node.keys):])):
         arg = to_column(a.expr.args[0], schema) if a.expr.args else None
-        if a.expr.name in KEPT_VALUES:  # computed first: its window reads the input's keys
+        if a.expr.name in KEPT_VALUES or a.expr.distinct:  # computed first: its window
+            # reads the input's keys
             by_input_keys = Window.partitionBy(*[to_column(k, schema) for k in node.keys]) \
                 .orderBy(SEQ, SUB).rowsBetween(Window.unboundedPreceding, Window.currentRow)
             df = df.withColumn("__extreme%d" % i, _retracted_value(
-                a.expr.name, arg, sign, by_input_keys))
+                a.expr.name, arg, sign, by_input_keys, a.expr.distinct))
             values.append(F.col("__extreme%d" % i).cast(f.data_type.spark_type())
                           .alias(f.name))
             continue
@@ -193,9 +194,11 @@ def _retracting_aggregate(node: ops.Aggregate, frame: Frame, keys: List[Column])
 
 # aggregates over an updating table that keep the values its changes leave
 KEPT_VALUES = ("min", "max", "first_value", "last_value")
+DISTINCT_RETRACTABLE = ("count", "sum", "sum0", "min", "max")
 
 
-def _retracted_value(name: str, arg: Column, sign: Column, running) -> Column:
+def _retracted_value(name: str, arg: Column, sign: Column, running,
+                     distinct: bool = False) -> Column:
     """MIN, MAX, FIRST_VALUE or LAST_VALUE over the values a key's changes so far leave, as
     Flink's retracting aggregates keep them: in arrival order, +I/+U adding its value,
     -U/-D taking away that value's earliest occurrence; NULL for none. A key's changes so
@@ -210,6 +213,15 @@ def _retracted_value(name: str, arg: Column, sign: Column, running) -> Column:
             .when(at > 0, taken).otherwise(left)
     empty = F.filter(F.array(arg), lambda v: F.lit(False))  # an empty array of arg's type
     left = F.aggregate(changes, empty, apply)
+    if distinct:  # COUNT/SUM(DISTINCT x): of the values still there, each once
+        values = F.array_distinct(left)
+        rest = F.slice(values, 2, F.greatest(F.size(values) - 1, F.lit(0)))
+        total = F.aggregate(rest, F.try_element_at(values, F.lit(1)), lambda t, v: t + v)
+        if name == "count":
+            return F.size(values).cast("bigint")
+        if name in ("sum", "sum0"):
+            return F.when(F.size(values) > 0, total).otherwise(
+                F.lit(0) if name == "sum0" else F.lit(None))
     return {"min": lambda: F.array_min(left), "max": lambda: F.array_max(left),
             "first_value": lambda: F.try_element_at(left, F.lit(1)),
             "last_value": lambda: F.try_element_at(left, F.lit(-1))}[name]()

@@ -1,7 +1,7 @@
-"""MIN, MAX, FIRST_VALUE and LAST_VALUE over updating tables (STREAMING): over the latest row
-of each key (LAST_VALUE), grouped again, and over a running SUM per key (a global MIN/MAX of
-it): a retraction that takes the current value away falls back to the next one still
-counted; changes in order."""
+"""MIN, MAX, FIRST_VALUE, LAST_VALUE, COUNT(DISTINCT) and SUM(DISTINCT) over updating tables
+(STREAMING): over the latest row of each key (LAST_VALUE), grouped again, and over a running
+SUM per key (a global MIN/MAX of it): a retraction that takes the current value away falls
+back to the next one still counted; changes in order."""
 from pyflink.datastream import StreamExecutionEnvironment
 from pyflink.table import StreamTableEnvironment
 from pyflink.table.expressions import col
@@ -27,4 +27,7 @@ t_env.create_temporary_view('latest2', t_env.sql_query(
     "SELECT k, LAST_VALUE(v) AS v, LAST_VALUE(g) AS g FROM %s GROUP BY k" % t2))
 t_env.execute_sql("""
     SELECT g, FIRST_VALUE(v) AS f, LAST_VALUE(v) AS l, MIN(v) AS lo, MAX(v) AS hi
+    FROM latest2 GROUP BY g""").print()
+t_env.execute_sql("""
+    SELECT g, COUNT(DISTINCT v) AS n, SUM(DISTINCT v) AS s, COUNT(v) AS c
     FROM latest2 GROUP BY g""").print()
