@@ -169,14 +169,14 @@ def _retracting_aggregate(node: ops.Aggregate, frame: Frame, keys: List[Column])
     values = []
     for i, (a, f) in enumerate(zip(node.aggregates, node.schema.fields[len(node.keys):])):
         arg = to_column(a.expr.args[0], schema) if a.expr.args else None
-        if a.expr.name in KEPT_VALUES or a.expr.distinct:  # computed first: its window
-            # reads the input's keys
+        if a.expr.name in KEPT_VALUES or a.expr.distinct:
+            # a column of its own first: its window partitions by the input's key columns
+            # (Spark refuses the keys' aliases of the select below in a window)
             by_input_keys = Window.partitionBy(*[to_column(k, schema) for k in node.keys]) \
                 .orderBy(SEQ, SUB).rowsBetween(Window.unboundedPreceding, Window.currentRow)
-            df = df.withColumn("__extreme%d" % i, _retracted_value(
+            df = df.withColumn("__kept%d" % i, _retracted_value(
                 a.expr.name, arg, sign, by_input_keys, a.expr.distinct))
-            values.append(F.col("__extreme%d" % i).cast(f.data_type.spark_type())
-                          .alias(f.name))
+            values.append(F.col("__kept%d" % i).cast(f.data_type.spark_type()).alias(f.name))
             continue
         n = counted(arg)
         total = F.sum(arg * sign).over(running) if arg is not None else None
@@ -192,17 +192,19 @@ def _retracting_aggregate(node: ops.Aggregate, frame: Frame, keys: List[Column])
                               present="__present"), updating=True)
 
 
-# aggregates over an updating table that keep the values its changes leave
+# aggregates over an updating table that keep the values its changes leave (and DISTINCT
+# ones, over those values each once)
 KEPT_VALUES = ("min", "max", "first_value", "last_value")
 DISTINCT_RETRACTABLE = ("count", "sum", "sum0", "min", "max")
 
 
 def _retracted_value(name: str, arg: Column, sign: Column, running,
                      distinct: bool = False) -> Column:
-    """MIN, MAX, FIRST_VALUE or LAST_VALUE over the values a key's changes so far leave, as
-    Flink's retracting aggregates keep them: in arrival order, +I/+U adding its value,
-    -U/-D taking away that value's earliest occurrence; NULL for none. A key's changes so
-    far are collected at each change: cost grows with the square of its changes."""
+    """MIN, MAX, FIRST_VALUE, LAST_VALUE (or COUNT/SUM of the ``distinct`` values) over the
+    values a key's changes so far leave, as Flink's retracting aggregates keep them: in
+    arrival order, +I/+U adding its value, -U/-D taking away that value's earliest
+    occurrence; NULL for none. A key's changes so far are collected at each change: cost
+    grows with the square of its changes."""
     changes = F.collect_list(F.when(arg.isNotNull(), F.struct(
         arg.alias("__value"), sign.alias("__sign")))).over(running)
 
