@@ -195,12 +195,12 @@ def _retracting_aggregate(node: ops.Aggregate, frame: Frame, keys: List[Column])
 # aggregates over an updating table that keep the values its changes leave (and DISTINCT
 # ones, over those values each once)
 KEPT_VALUES = ("min", "max", "first_value", "last_value")
-DISTINCT_RETRACTABLE = ("count", "sum", "sum0", "min", "max")
+DISTINCT_RETRACTABLE = ("count", "sum", "sum0", "avg", "min", "max")
 
 
 def _retracted_value(name: str, arg: Column, sign: Column, running,
                      distinct: bool = False) -> Column:
-    """MIN, MAX, FIRST_VALUE, LAST_VALUE (or COUNT/SUM of the ``distinct`` values) over the
+    """MIN, MAX, FIRST_VALUE, LAST_VALUE (or COUNT/SUM/AVG of the ``distinct`` values) over the
     values a key's changes so far leave, as Flink's retracting aggregates keep them: in
     arrival order, +I/+U adding its value, -U/-D taking away that value's earliest
     occurrence; NULL for none. A key's changes so far are collected at each change: cost
@@ -224,6 +224,8 @@ def _retracted_value(name: str, arg: Column, sign: Column, running,
         if name in ("sum", "sum0"):
             return F.when(F.size(values) > 0, total).otherwise(
                 F.lit(0) if name == "sum0" else F.lit(None))
+        if name == "avg":
+            return F.when(F.size(values) > 0, total / F.size(values))
     return {"min": lambda: F.array_min(left), "max": lambda: F.array_max(left),
             "first_value": lambda: F.try_element_at(left, F.lit(1)),
             "last_value": lambda: F.try_element_at(left, F.lit(-1))}[name]()

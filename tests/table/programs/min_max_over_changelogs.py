@@ -1,4 +1,4 @@
-"""MIN, MAX, FIRST_VALUE, LAST_VALUE, COUNT(DISTINCT) and SUM(DISTINCT) over updating tables
+"""MIN, MAX, FIRST_VALUE, LAST_VALUE and COUNT/SUM/AVG(DISTINCT) over updating tables
 (STREAMING): over the latest row of each key (LAST_VALUE), grouped again, and over a running
 SUM per key (a global MIN/MAX of it): a retraction that takes the current value away falls
 back to the next one still counted; changes in order."""
@@ -30,4 +30,7 @@ t_env.execute_sql("""
     FROM latest2 GROUP BY g""").print()
 t_env.execute_sql("""
     SELECT g, COUNT(DISTINCT v) AS n, SUM(DISTINCT v) AS s, COUNT(v) AS c
+    FROM latest2 GROUP BY g""").print()
+t_env.execute_sql("""
+    SELECT g, AVG(DISTINCT v) AS a, AVG(v) AS b, AVG(DISTINCT CAST(v AS DOUBLE)) AS d
     FROM latest2 GROUP BY g""").print()
