@@ -170,16 +170,11 @@ def stream_scan_frame(node: ops.StreamScan, ctx: Context) -> Frame:
     # a STREAMING table's changelog stream as a STREAMING job over its bounded input gives
     # it: its records in the order PyFlink emits them (a keyed operator's by arrival, not
     # key by key), where that job is a batch one
-    compiled = None
-    if ctx.changelog and node.changelog:
-        compiled = compile_stream(plan([node.node], replace(node.settings,
-                                                            runtime_mode="STREAMING")))
-        if compiled.streaming:  # an unbounded one: read as BATCH instead
-            compiled.close()
-            compiled = None
-    if compiled is None:
-        compiled = compile_stream(plan([node.node], replace(node.settings,
-                                                            runtime_mode="BATCH")))
+    planned = plan([node.node], replace(node.settings, runtime_mode="STREAMING")) \
+        if ctx.changelog and node.changelog else None
+    if planned is None or not planned.batch:  # else as BATCH
+        planned = plan([node.node], replace(node.settings, runtime_mode="BATCH"))
+    compiled = compile_stream(planned)
     columns = [quoted(c).cast(f.data_type.spark_type()).alias(f.name)
                for c, f in zip(compiled.columns, node.schema)]
     source = compiled.df
