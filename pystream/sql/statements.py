@@ -30,7 +30,7 @@ from pystream.sql.parse import (
     parse_statement,
 )
 from pystream.sql.types import column_type
-from pystream.table.catalog import CatalogTable, CatalogView, path_text
+from pystream.table.catalog import CatalogTable, CatalogView, check_catalog_type, path_text
 from pystream.table.result_kind import ResultKind
 from pystream.table.schema import Schema as DeclaredSchema
 from pystream.table.table_result import TableResult
@@ -565,11 +565,7 @@ def _create_function(t_env, node: CreateFunction) -> TableResult:
 
 def _create_catalog(t_env, node: CreateCatalog) -> TableResult:
     options = _options_text(node.args.get("options") or "()")
-    kind = options.get("type")
-    if kind != "generic_in_memory":
-        raise UnsupportedFeatureError(
-            "CREATE CATALOG with 'type' = '%s' (in-memory catalogs only: 'type' = "
-            "'generic_in_memory')" % kind)
+    check_catalog_type(options.get("type"))
     if node.name in t_env.list_catalogs():
         if node.args.get("exists"):
             return ok()

@@ -5,16 +5,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
+from pystream.common.configuration import Configuration
+from pystream.errors import UnsupportedFeatureError
 from pystream.relational.catalog import CatalogTable, CatalogView
+from pystream.table.schema import Schema
+from pystream.table.table_schema import TableSchema
 from pystream.util.exceptions import (
     CatalogException,
+    DatabaseAlreadyExistException,
+    DatabaseNotEmptyException,
     DatabaseNotExistException,
     TableAlreadyExistException,
     TableNotExistException,
     ValidationException,
 )
 
-__all__ = ["ObjectPath", "ObjectIdentifier", "CatalogTable", "CatalogView", "CatalogManager"]
+__all__ = ["ObjectPath", "ObjectIdentifier", "CatalogTable", "CatalogView", "CatalogManager",
+           "Catalog", "CatalogBaseTable", "CatalogDatabase", "CatalogDescriptor"]
 
 
 @dataclass(frozen=True)
@@ -121,6 +128,8 @@ class CatalogManager:
 
     def __init__(self, catalog: str = "default_catalog", database: str = "default_database"):
         self._catalogs: Dict[str, Dict[str, Dict[str, Any]]] = {catalog: {database: {}}}
+        # a database's properties and comment, where it was created with them
+        self.database_info: Dict[Tuple[str, str], CatalogDatabase] = {}
         self._temporary: Dict[QualifiedName, Any] = {}
         self.current_catalog = catalog
         self.current_database = database
@@ -173,6 +182,7 @@ class CatalogManager:
         if databases[database] and not cascade:
             raise ValidationException("Cannot drop a database which is not empty: %s." % database)
         del databases[database]
+        self.database_info.pop((catalog, database), None)
 
     def _database_path(self, name: str) -> Tuple[str, str]:
         parts = split_identifier(name)
@@ -184,6 +194,16 @@ class CatalogManager:
 
     def list_catalogs(self) -> List[str]:
         return sorted(self._catalogs)
+
+    def databases_of(self, catalog: str) -> Dict[str, Dict[str, Any]]:
+        """The databases of ``catalog``, by name, each its objects by name."""
+        if catalog not in self._catalogs:
+            raise CatalogException("A catalog with name [%s] does not exist." % catalog)
+        return self._catalogs[catalog]
+
+    def default_database(self, catalog: str) -> str:
+        """The database a catalog was created with (the one ``USE CATALOG`` starts in)."""
+        return next(iter(self.databases_of(catalog)), "default")
 
     def list_databases(self) -> List[str]:
         return sorted(self._catalogs[self.current_catalog])
@@ -310,3 +330,234 @@ def split_identifier(name: str) -> List[str]:
             current.append(ch)
     parts.append("".join(current))
     return parts
+
+
+@dataclass(frozen=True)
+class CatalogDatabase:
+    """A database's properties and comment (``CatalogDatabase.create_instance(...)``)."""
+
+    properties: Dict[str, str]
+    comment: Optional[str] = None
+
+    @staticmethod
+    def create_instance(properties: Dict[str, str],
+                        comment: Optional[str] = None) -> "CatalogDatabase":
+        return CatalogDatabase(dict(properties), comment)
+
+    def get_properties(self) -> Dict[str, str]:
+        return dict(self.properties)
+
+    def get_comment(self) -> Optional[str]:
+        return self.comment
+
+    def copy(self) -> "CatalogDatabase":
+        return CatalogDatabase(dict(self.properties), self.comment)
+
+    def get_description(self) -> Optional[str]:
+        return self.comment
+
+    def get_detailed_description(self) -> Optional[str]:
+        return self.comment
+
+
+class CatalogBaseTable:
+    """A catalog's table or view, as ``Catalog.get_table`` gives it and ``create_table``
+    takes it: its options, schema and comment."""
+
+    def __init__(self, entry: Any):
+        self._entry = entry
+
+    @staticmethod
+    def create_table(schema: TableSchema, partition_keys: Optional[List[str]] = None,
+                     properties: Optional[Dict[str, str]] = None,
+                     comment: Optional[str] = None) -> "CatalogBaseTable":
+        """A connector table: its fields, partition keys and connector options."""
+        declared = Schema.new_builder().from_fields(
+            schema.get_field_names(), schema.get_field_data_types()).build()
+        return CatalogBaseTable(CatalogTable(declared, dict(properties or {}),
+                                             tuple(partition_keys or ()), comment))
+
+    @staticmethod
+    def create_view(original_query: str, expanded_query: str, schema: TableSchema,
+                    properties: Dict[str, str], comment: Optional[str] = None):
+        raise UnsupportedFeatureError(
+            "CatalogBaseTable.create_view (a view of SQL text made outside a TableEnvironment): "
+            "create views with CREATE VIEW or TableEnvironment.create_view")
+
+    @property
+    def entry(self) -> Any:
+        """The catalog's entry: a ``CatalogTable`` or a ``CatalogView``."""
+        return self._entry
+
+    def get_options(self) -> Dict[str, str]:
+        return dict(getattr(self._entry, "options", {}))
+
+    def get_unresolved_schema(self) -> Schema:
+        if isinstance(self._entry, CatalogTable):
+            return self._entry.schema
+        fields = self._entry.rel.schema.fields
+        return Schema.new_builder().from_fields(
+            [f.name for f in fields], [f.data_type for f in fields]).build()
+
+    def get_comment(self) -> str:
+        return getattr(self._entry, "comment", None) or ""
+
+    def copy(self) -> "CatalogBaseTable":
+        return CatalogBaseTable(self._entry)
+
+    def get_description(self) -> Optional[str]:
+        return self.get_comment()
+
+    def get_detailed_description(self) -> Optional[str]:
+        return self.get_comment()
+
+
+@dataclass(frozen=True)
+class CatalogDescriptor:
+    """What ``TableEnvironment.create_catalog`` makes: a name and the catalog's options
+    (``type`` = ``generic_in_memory``, the one kind pystream has)."""
+
+    catalog_name: str
+    configuration: Configuration
+    comment: Optional[str] = None
+
+    @staticmethod
+    def of(catalog_name: str, configuration: Configuration,
+           comment: Optional[str] = None) -> "CatalogDescriptor":
+        return CatalogDescriptor(catalog_name, configuration, comment)
+
+
+def check_catalog_type(kind: Optional[str]) -> None:
+    """Refuses catalogs of other kinds than the in-memory one."""
+    if kind != "generic_in_memory":
+        raise UnsupportedFeatureError(
+            "a catalog with 'type' = '%s' (in-memory catalogs only: 'type' = "
+            "'generic_in_memory')" % kind)
+
+
+class Catalog:
+    """One catalog of a TableEnvironment (``t_env.get_catalog(name)``): its databases, and
+    their tables and views, read and changed as Flink's in-memory catalog does (its
+    exceptions and messages). Temporary objects are the TableEnvironment's, not a
+    catalog's."""
+
+    def __init__(self, manager: CatalogManager, name: str):
+        self._manager, self._name = manager, name
+
+    # databases
+    def get_default_database(self) -> str:
+        return self._manager.default_database(self._name)
+
+    def list_databases(self) -> List[str]:
+        return sorted(self._databases())
+
+    def get_database(self, database_name: str) -> CatalogDatabase:
+        self._objects(database_name)
+        return self._manager.database_info.get((self._name, database_name),
+                                               CatalogDatabase({}, None))
+
+    def database_exists(self, database_name: str) -> bool:
+        return database_name in self._databases()
+
+    def create_database(self, name: str, database: CatalogDatabase,
+                        ignore_if_exists: bool) -> None:
+        if self.database_exists(name):
+            if ignore_if_exists:
+                return
+            raise DatabaseAlreadyExistException(
+                "Database %s already exists in Catalog %s." % (name, self._name))
+        self._databases()[name] = {}
+        self._manager.database_info[(self._name, name)] = database
+
+    def drop_database(self, name: str, ignore_if_exists: bool) -> None:
+        """Drops an empty database; ``ignore_if_exists`` (PyFlink's name): do nothing when
+        there is none."""
+        if not self.database_exists(name):
+            if ignore_if_exists:
+                return
+            self._objects(name)
+        if self._databases()[name]:
+            raise DatabaseNotEmptyException(
+                "Database %s in catalog %s is not empty." % (name, self._name))
+        del self._databases()[name]
+        self._manager.database_info.pop((self._name, name), None)
+
+    def alter_database(self, name: str, new_database: CatalogDatabase,
+                       ignore_if_not_exists: bool) -> None:
+        if not self.database_exists(name):
+            if ignore_if_not_exists:
+                return
+            self._objects(name)
+        self._manager.database_info[(self._name, name)] = new_database
+
+    # tables and views
+    def list_tables(self, database_name: str) -> List[str]:
+        """The tables and the views of the database."""
+        return sorted(self._objects(database_name))
+
+    def list_views(self, database_name: str) -> List[str]:
+        return sorted(n for n, e in self._objects(database_name).items()
+                      if isinstance(e, CatalogView))
+
+    def get_table(self, table_path: ObjectPath) -> CatalogBaseTable:
+        objects = self._objects(table_path.database_name)
+        if table_path.object_name not in objects:
+            raise self._no_table(table_path)
+        return CatalogBaseTable(objects[table_path.object_name])
+
+    def table_exists(self, table_path: ObjectPath) -> bool:
+        return table_path.object_name in self._databases().get(table_path.database_name, {})
+
+    def drop_table(self, table_path: ObjectPath, ignore_if_not_exists: bool) -> None:
+        if not self.table_exists(table_path):
+            if ignore_if_not_exists:
+                return
+            raise self._no_table(table_path)
+        del self._objects(table_path.database_name)[table_path.object_name]
+
+    def rename_table(self, table_path: ObjectPath, new_table_name: str,
+                     ignore_if_not_exists: bool) -> None:
+        if not self.table_exists(table_path):
+            if ignore_if_not_exists:
+                return
+            raise self._no_table(table_path)
+        target = ObjectPath(table_path.database_name, new_table_name)
+        if self.table_exists(target):
+            raise self._table_exists(target)
+        objects = self._objects(table_path.database_name)
+        objects[new_table_name] = objects.pop(table_path.object_name)
+
+    def create_table(self, table_path: ObjectPath, table: CatalogBaseTable,
+                     ignore_if_exists: bool) -> None:
+        objects = self._objects(table_path.database_name)
+        if table_path.object_name in objects:
+            if ignore_if_exists:
+                return
+            raise self._table_exists(table_path)
+        objects[table_path.object_name] = table.entry
+
+    def alter_table(self, table_path: ObjectPath, new_table: CatalogBaseTable,
+                    ignore_if_not_exists: bool) -> None:
+        if not self.table_exists(table_path):
+            if ignore_if_not_exists:
+                return
+            raise self._no_table(table_path)
+        self._objects(table_path.database_name)[table_path.object_name] = new_table.entry
+
+    def _databases(self) -> Dict[str, Dict[str, Any]]:
+        return self._manager.databases_of(self._name)
+
+    def _objects(self, database_name: Optional[str]) -> Dict[str, Any]:
+        databases = self._databases()
+        if database_name not in databases:
+            raise DatabaseNotExistException(
+                "Database %s does not exist in Catalog %s." % (database_name, self._name))
+        return databases[database_name]
+
+    def _no_table(self, path: ObjectPath) -> TableNotExistException:
+        return TableNotExistException("Table (or view) %s does not exist in Catalog %s." % (
+            path.get_full_name(), self._name))
+
+    def _table_exists(self, path: ObjectPath) -> TableAlreadyExistException:
+        return TableAlreadyExistException("Table (or view) %s already exists in Catalog %s." % (
+            path.get_full_name(), self._name))

@@ -31,7 +31,14 @@ from pystream.relational import operations as ops
 from pystream.relational.explain import explain
 from pystream.relational.functions import FUNCTIONS
 from pystream.relational.schema import Field, Schema
-from pystream.table.catalog import CatalogManager, CatalogTable, CatalogView
+from pystream.table.catalog import (
+    Catalog,
+    CatalogDescriptor,
+    CatalogManager,
+    CatalogTable,
+    CatalogView,
+    check_catalog_type,
+)
 from pystream.table.environment_settings import EnvironmentSettings
 from pystream.table.planning import TableQuery, query_plan
 from pystream.table.result_kind import ResultKind
@@ -48,7 +55,7 @@ from pystream.table.udf import (
     UserDefinedTableFunctionWrapper,
 )
 from pystream.table.upsert_changelog import upserts_as_changes
-from pystream.util.exceptions import ValidationException
+from pystream.util.exceptions import CatalogException, ValidationException
 
 if TYPE_CHECKING:
     from pystream.table.planning import TableQuery
@@ -202,6 +209,20 @@ class TableEnvironment:
 
     def list_catalogs(self) -> List[str]:
         return self._catalogs.list_catalogs()
+
+    def get_catalog(self, catalog_name: str) -> Optional[Catalog]:
+        """The catalog of that name, or None."""
+        if catalog_name not in self._catalogs.list_catalogs():
+            return None
+        return Catalog(self._catalogs, catalog_name)
+
+    def create_catalog(self, catalog_name: str, catalog_descriptor: CatalogDescriptor) -> None:
+        """A new in-memory catalog (``type`` = ``generic_in_memory``), with its database
+        ``default``."""
+        check_catalog_type(catalog_descriptor.configuration.get_string("type", None))
+        if catalog_name in self._catalogs.list_catalogs():
+            raise CatalogException("Catalog %s already exists." % catalog_name)
+        self._catalogs.create_catalog(catalog_name)
 
     def list_databases(self) -> List[str]:
         return self._catalogs.list_databases()

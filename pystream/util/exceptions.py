@@ -11,7 +11,8 @@ from pystream.errors import PystreamError
 
 __all__ = ["TableException", "ValidationException", "SqlParserException",
            "CatalogException", "DatabaseNotExistException", "TableNotExistException",
-           "TableAlreadyExistException", "FunctionNotExistException"]
+           "TableAlreadyExistException", "FunctionNotExistException",
+           "DatabaseAlreadyExistException", "DatabaseNotEmptyException"]
 
 
 class TableException(PystreamError):
@@ -37,6 +38,14 @@ class CatalogException(ValidationException):
 
 class DatabaseNotExistException(CatalogException):
     """A database that does not exist."""
+
+
+class DatabaseAlreadyExistException(CatalogException):
+    """A database that exists already."""
+
+
+class DatabaseNotEmptyException(CatalogException):
+    """A database dropped while it still holds tables or views."""
 
 
 class TableNotExistException(CatalogException):
