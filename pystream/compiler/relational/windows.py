@@ -79,8 +79,9 @@ def window_aggregate_frame(node: ops.WindowAggregate, ctx: Context) -> Frame:
         # a rowtime without a watermark Spark knows (a DataStream's): no delay
         frame = replace(frame, df=with_watermark(frame.df, w.time_field,
                                                   ex.Column(w.time_field)))
-    if ctx.changelog:
-        aggs.append((F.max(SEQ).alias(SEQ), SEQ, False))
+    if ctx.changelog:  # among the windows that close at once, the one whose first row
+        # came first fires first (its timer was registered first, as Flink fires them)
+        aggs.append((F.min(SEQ).alias(SEQ), SEQ, False))
     if frame.updating:
         raise UnsupportedFeatureError("a group window over an updating table")
     df, window = frame.df, window.alias("__w")
