@@ -127,7 +127,8 @@ def _lines(result, rows: list, mode: str) -> List[str]:
         return [_changelog_header(result.get_table_schema())] + [_changelog_line(r)
                                                                   for r in rows]
     return tableau_lines(result.get_table_schema(), rows,
-                         op_column=result.is_changelog, widths_by_type=result.is_query)
+                         op_column=result.is_changelog, widths_by_type=result.is_query,
+                         zone=result.local_time_zone)
 
 
 # -- the table mode: the current rows, updated in place

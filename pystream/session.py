@@ -32,7 +32,8 @@ from pystream.session_settings import SessionSettings, public_url, read_environm
 
 __all__ = ["SessionSettings", "configure", "settings", "get_session", "active_session",
            "stop_session", "find_java", "JavaNotFoundError", "default_parallelism", "is_remote",
-           "add_jars", "add_classpaths", "use_worker_python", "JobTag", "jvm_spark_home"]
+           "add_jars", "add_classpaths", "use_worker_python", "JobTag", "jvm_spark_home",
+           "session_time_zone"]
 
 SPARK_DEFAULTS = {
     "spark.sql.streaming.stateStore.providerClass":
@@ -98,6 +99,13 @@ def configure(new_settings: Optional[SessionSettings] = None, **changes) -> Sess
 def settings() -> SessionSettings:
     with _state.lock:
         return _state.settings or read_environment()
+
+
+def session_time_zone() -> str:
+    """The time zone the session was started with (its ``conf``, else UTC): a table job's
+    ``table.local-time-zone`` = ``default``."""
+    key = "spark.sql.session.timeZone"
+    return settings().conf.get(key, SPARK_DEFAULTS[key])
 
 
 def log_path() -> Optional[str]:

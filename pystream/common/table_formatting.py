@@ -66,8 +66,11 @@ def variant_json(value) -> str:
     return compact_json(value.toPython(), number)
 
 
-def flink_string(value, data_type: T.DataType, null: str = NULL) -> str:
-    """A value as Flink's CAST(... AS STRING) writes it (used by tableau and print lines)."""
+def flink_string(value, data_type: T.DataType, null: str = NULL,
+                 zone: Optional[str] = None) -> str:
+    """A value as Flink's CAST(... AS STRING) writes it (used by tableau and print lines); a
+    TIMESTAMP_LTZ in the time zone ``zone`` (``table.local-time-zone``; None: this
+    process's)."""
     if value is None:
         return null
     if isinstance(data_type, T.VariantType):
@@ -82,6 +85,8 @@ def flink_string(value, data_type: T.DataType, null: str = NULL) -> str:
         return format(value, "f")
     if isinstance(value, datetime.datetime):
         precision = getattr(data_type, "precision", 6)
+        if zone is not None and isinstance(data_type, T.LocalZonedTimestampType):
+            value = in_time_zone(value, zone)
         text = value.strftime("%Y-%m-%d %H:%M:%S") + _fraction(value, precision)
         return text
     if isinstance(value, datetime.time):
@@ -97,18 +102,27 @@ def flink_string(value, data_type: T.DataType, null: str = NULL) -> str:
         years, months = divmod(abs(int(value)), 12)
         return "%s%d-%02d" % ("-" if value < 0 else "+", years, months)
     if isinstance(value, dict):
-        return _map_text(value, data_type, lambda v, t: flink_string(v, t, "NULL"))
+        return _map_text(value, data_type, lambda v, t: flink_string(v, t, "NULL", zone))
     if isinstance(value, (list, tuple)) and not hasattr(value, "get_row_kind"):
         element = getattr(data_type, "element_type", None)
-        return "[%s]" % ", ".join(flink_string(v, element, "NULL") for v in value)
+        return "[%s]" % ", ".join(flink_string(v, element, "NULL", zone) for v in value)
     if isinstance(data_type, T.StructuredType):  # (name=Bob, age=21)
-        return "(%s)" % ", ".join("%s=%s" % (f.name, flink_string(v, f.data_type, "NULL"))
+        return "(%s)" % ", ".join("%s=%s" % (f.name, flink_string(v, f.data_type, "NULL", zone))
                                   for f, v in zip(data_type.fields, value))
     if hasattr(value, "get_row_kind"):  # a Row
         fields = getattr(data_type, "fields", None) or []
         types = [f.data_type for f in fields] or [None] * len(value)
-        return "(%s)" % ", ".join(flink_string(v, t, "NULL") for v, t in zip(value, types))
+        return "(%s)" % ", ".join(flink_string(v, t, "NULL", zone)
+                                  for v, t in zip(value, types))
     return str(value)
+
+
+def in_time_zone(value: datetime.datetime, zone: str) -> datetime.datetime:
+    """An instant collected as this process's local time (as PyFlink gives a TIMESTAMP_LTZ
+    to Python), as the wall-clock time of ``zone``."""
+    from zoneinfo import ZoneInfo
+
+    return value.astimezone(ZoneInfo(zone)).replace(tzinfo=None)
 
 
 def changelog_line(row, types: List[T.DataType]) -> str:
@@ -211,16 +225,18 @@ def _cell(text: str, width: int) -> str:
 
 
 def tableau_lines(schema, rows: Iterable, op_column: bool, widths_by_type: bool,
-                  max_width: Optional[int] = MAX_COLUMN_WIDTH) -> List[str]:
+                  max_width: Optional[int] = MAX_COLUMN_WIDTH,
+                  zone: Optional[str] = None) -> List[str]:
     """PyFlink's ``TableResult.print()``: a query's columns are as wide as their types (with
     an ``op`` column in STREAMING mode), other results' (SHOW, DESCRIBE) as their content, up
-    to ``max_width``; ``Empty set`` when there are no rows."""
+    to ``max_width``; ``Empty set`` when there are no rows. TIMESTAMP_LTZ values are shown
+    in ``zone``."""
     rows = list(rows)
     if not rows:
         return ["Empty set"]
     names = schema.get_field_names()
     types = schema.get_field_data_types()
-    content = [[flink_string(v, t) for v, t in zip(row, types)] for row in rows]
+    content = [[flink_string(v, t, zone=zone) for v, t in zip(row, types)] for row in rows]
     if op_column:
         names = ["op"] + names
         content = [[str(row.get_row_kind())] + cells for row, cells in zip(rows, content)]
@@ -250,8 +266,9 @@ class TableauWriter:
     """A query's rows printed as they come (an unbounded query): the header at once, a line
     per row, and the border and count when it ends. Columns are as wide as their types."""
 
-    def __init__(self, schema, op_column: bool):
+    def __init__(self, schema, op_column: bool, zone: Optional[str] = None):
         self.types = schema.get_field_data_types()
+        self.zone = zone
         names = schema.get_field_names()
         self.names = (["op"] if op_column else []) + names
         self.op_column = op_column
@@ -268,7 +285,7 @@ class TableauWriter:
 
     def row(self, row) -> str:
         self.count += 1
-        cells = [flink_string(v, t) for v, t in zip(row, self.types)]
+        cells = [flink_string(v, t, zone=self.zone) for v, t in zip(row, self.types)]
         if self.op_column:
             cells = [str(row.get_row_kind())] + cells
         return self._line(cells)

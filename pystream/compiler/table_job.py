@@ -45,7 +45,7 @@ from pystream.relational.explain import explain
 from pystream.relational.schema import Field, Schema
 from pystream.runtime.errors import find_report, job_error_from
 from pystream.runtime.metric_reports import MetricsTarget, make_job_target
-from pystream.session import get_session
+from pystream.session import get_session, session_time_zone
 from pystream.util.exceptions import TableException, ValidationException
 
 __all__ = ["TableJob"]
@@ -83,8 +83,9 @@ class TableJob:
     def _context(self, compiler=None, read_once: bool = False) -> Context:
         spark = compiler.spark if compiler is not None else get_session()
         zone = self.config.get("table.local-time-zone")
-        if zone and zone != "default":
-            spark.conf.set("spark.sql.session.timeZone", zone)
+        if not zone or zone == "default":  # the session's own (another environment's may
+            zone = session_time_zone()  # have been set before)
+        spark.conf.set("spark.sql.session.timeZone", zone)
         arrow_batch = self.config.get("python.fn-execution.arrow.batch.size")
         if arrow_batch:  # the Arrow batches Python functions get
             spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", str(int(arrow_batch)))

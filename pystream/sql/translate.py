@@ -1128,9 +1128,21 @@ def _case(node: exp.Case, scope: Optional[Scope]) -> ex.Expr:
 
 
 def _cast(node: exp.Cast, scope: Optional[Scope]) -> ex.Expr:
-    return ex.Cast(to_expr(node.this, scope), data_type_from_sql(node.to),
+    return ex.Cast(to_expr(node.this, scope), _literal_type(node) or data_type_from_sql(node.to),
                    safe=isinstance(node, exp.TryCast) and node.args.get("safe", True)
                    and type(node) is exp.TryCast)
+
+
+def _literal_type(node: exp.Cast):
+    """A ``TIMESTAMP '2024-01-01 10:00:00.123'`` literal's type: as many digits of a second
+    as the literal writes (TIMESTAMP(3) here, TIMESTAMP(0) without a fraction), as Flink
+    types it; None for other casts."""
+    literal, to = node.this, node.to
+    if type(node) is not exp.Cast or not isinstance(literal, exp.Literal) or \
+            not literal.is_string or to.this != exp.DataType.Type.TIMESTAMP or to.expressions:
+        return None
+    fraction = re.search(r"\.(\d+)\s*$", literal.this)
+    return DataTypes.TIMESTAMP(min(len(fraction.group(1)), 9) if fraction else 0)
 
 
 def _count(node: exp.Count, scope: Optional[Scope]) -> ex.Expr:

@@ -351,7 +351,12 @@ class TableEnvironment:
         query = job.query_rows()
         return TableResult(TableSchema.of(rel.schema.without_time_attributes()),
                            ResultKind.SUCCESS_WITH_CONTENT, query.rows, job.streaming,
-                           job_client=query.client, unbounded=query.unbounded)
+                           job_client=query.client, unbounded=query.unbounded,
+                           local_time_zone=self._local_time_zone())
+
+    def _local_time_zone(self) -> Optional[str]:
+        zone = self._config.get("table.local-time-zone")
+        return None if not zone or zone == "default" else zone
 
     def execute_insert_internal(self, rel: ops.Rel, target, overwrite: bool) -> TableResult:
         if isinstance(target, TableDescriptor):

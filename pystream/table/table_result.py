@@ -18,7 +18,8 @@ class TableResult:
 
     def __init__(self, schema: TableSchema, kind: ResultKind,
                  rows: Callable[[], CloseableIterator], streaming: bool = False,
-                 job_client=None, query: bool = True, unbounded: bool = False):
+                 job_client=None, query: bool = True, unbounded: bool = False,
+                 local_time_zone: Optional[str] = None):
         self._schema = schema
         self._kind = kind
         self._rows = rows
@@ -28,6 +29,7 @@ class TableResult:
         self._unbounded = unbounded  # rows of an unbounded query: printed as they come
         self._taken = False
         self._max_column_width: Optional[int] = MAX_COLUMN_WIDTH  # None: no limit
+        self._local_time_zone = local_time_zone  # TIMESTAMP_LTZ printed in it (None: ours)
 
     @staticmethod
     def of_rows(names: List[str], types, rows: List[tuple], streaming: bool = False,
@@ -55,6 +57,12 @@ class TableResult:
     def is_changelog(self) -> bool:
         """Each row carries its row kind (+I/-U/+U/-D): a STREAMING query's changelog."""
         return self._streaming and self._query
+
+    @property
+    def local_time_zone(self) -> Optional[str]:
+        """The time zone ``print()`` shows TIMESTAMP_LTZ values in (``table.local-time-zone``;
+        None: this process's)."""
+        return self._local_time_zone
 
     @property
     def is_unbounded(self) -> bool:
@@ -100,14 +108,15 @@ class TableResult:
                     break
         for line in tableau_lines(self._schema, taken, op_column=self._streaming and self._query,
                                   widths_by_type=self._query,
-                                  max_width=self._max_column_width):
+                                  max_width=self._max_column_width,
+                                  zone=self._local_time_zone):
             print(line)
 
 
     def _print_as_they_come(self, max_rows: Optional[int]) -> None:
         """An unbounded query: the header now, each row as it arrives; the job runs until
         ``max_rows`` rows came, or Ctrl-C (the job is cancelled; the interrupt goes on)."""
-        writer = TableauWriter(self._schema, op_column=True)
+        writer = TableauWriter(self._schema, op_column=True, zone=self._local_time_zone)
         for line in writer.header():
             print(line, flush=True)
         try:

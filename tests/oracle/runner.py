@@ -47,7 +47,17 @@ def run_source(source: str, filename: str) -> str:
             exec(compile(source, filename, "exec"), program.__dict__)
     finally:
         sys.modules["__main__"] = saved
+        _forget_time_zone()
     return printed.getvalue()
+
+
+def _forget_time_zone() -> None:
+    """The Spark session's own time zone again: a program's ``table.local-time-zone`` is
+    the session's until another table job runs, and the next test in this process may run
+    none."""
+    from pystream.session import get_session, session_time_zone
+
+    get_session().conf.set("spark.sql.session.timeZone", session_time_zone())
 
 
 def compare(expected: str, actual: str, ordered: bool) -> Optional[str]:

@@ -10,6 +10,7 @@ from pyspark.sql import Column, Window
 from pyspark.sql import functions as F
 from pyspark.sql import types as st
 
+from pystream.common.data_types import LocalZonedTimestampType
 from pystream.compiler.expressions import (
     OFFSETS,
     RANKING,
@@ -38,6 +39,7 @@ from pystream.errors import UnsupportedFeatureError
 from pystream.plan.relational import streams_over
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
+from pystream.relational.resolve import type_of
 from pystream.relational.time_bounded import is_window_ranking
 from pystream.runtime.matching import Matcher, MatchState
 
@@ -55,6 +57,9 @@ def window_aggregate_frame(node: ops.WindowAggregate, ctx: Context) -> Frame:
     schema = node.input.schema
     w = node.window
     ts = quoted(w.time_field)
+    if not ctx.unbounded and isinstance(type_of(ex.Column(w.time_field), schema),
+                                        LocalZonedTimestampType):
+        ts = ts.cast("timestamp_ntz")  # windows of the local time zone's wall clock
     millis = "%d milliseconds"
     if w.kind == "tumble":
         window = F.window(ts, millis % w.size)
@@ -169,14 +174,14 @@ def window_table_frame(node: ops.WindowTable, ctx: Context) -> Frame:
         frame, window = _cumulate(frame, ts, w.size, w.slide)
         df = frame.df.withColumn("__w", window)
     else:
-        t = F.unix_millis(ts.cast("timestamp"))
+        t = wall_clock_millis(ts)
         slide = w.slide or w.size
         last = t - F.pmod(t, F.lit(slide))  # the start of the last window holding t
         first = last - ((w.size - 1) // slide) * slide
         starts = F.filter(F.sequence(first, last, F.lit(slide)), lambda s: s + w.size > t)
         df = frame.df.withColumn("__start", F.explode(starts)).withColumn(
-            "__w", F.struct(F.timestamp_millis(F.col("__start")).alias("start"),
-                            F.timestamp_millis(F.col("__start") + w.size).alias("end")))
+            "__w", F.struct(instant_of_wall_clock(F.col("__start")).alias("start"),
+                            instant_of_wall_clock(F.col("__start") + w.size).alias("end")))
     fields = node.schema.fields[-3:]
     properties = [F.col("__w.start"), F.col("__w.end"),
                   F.col("__w.end") - F.expr("INTERVAL 1 MILLISECOND")]
@@ -197,14 +202,26 @@ def _cumulate(frame: Frame, ts: Column, size: int, step: int):
     """CUMULATE windows: each row belongs to the windows of its ``size``-long period (aligned
     to the epoch) that end after it, every ``step``. The frame gets a row per window; the
     window is the struct (start, end) that ``F.window`` gives."""
-    t = F.unix_millis(ts.cast("timestamp"))
+    t = wall_clock_millis(ts)
     start = t - F.pmod(t, F.lit(size))
     first_end = start + (F.floor((t - start) / step) + 1) * step
     df = frame.df.withColumn("__wstart", start).withColumn(
         "__wend", F.explode(F.sequence(first_end, start + size, F.lit(step))))
-    window = F.struct(F.timestamp_millis(F.col("__wstart")).alias("start"),
-                      F.timestamp_millis(F.col("__wend")).alias("end"))
+    window = F.struct(instant_of_wall_clock(F.col("__wstart")).alias("start"),
+                      instant_of_wall_clock(F.col("__wend")).alias("end"))
     return replace(frame, df=df), window
+
+
+def wall_clock_millis(ts: Column) -> Column:
+    """A time attribute's wall-clock time in the session's time zone (``table.local-time-
+    zone``), as milliseconds of an epoch in that zone: Flink aligns windows to it, for a
+    TIMESTAMP_LTZ rowtime too (a day window is a local day)."""
+    return F.unix_millis(F.from_utc_timestamp(ts.cast("timestamp"), F.current_timezone()))
+
+
+def instant_of_wall_clock(millis: Column) -> Column:
+    """The instant whose wall-clock time in the session's time zone is ``millis``."""
+    return F.to_utc_timestamp(F.timestamp_millis(millis), F.current_timezone())
 
 
 def over_frame(node: ops.Over, ctx: Context) -> Frame:
