@@ -165,8 +165,8 @@ def _match_recognize_stream(node: ops.MatchRecognize, frame: Frame, ctx: Context
 
 def window_table_frame(node: ops.WindowTable, ctx: Context) -> Frame:
     """Each row once per window it falls in, with window_start, window_end and window_time
-    (windows aligned to the epoch, as Flink's). A row's copies keep its place in the input's
-    order."""
+    (windows aligned to the epoch of the local time zone's wall clock, as Flink's). A row's
+    copies keep its place in the input's order."""
     frame = translate(node.input, ctx)
     w = node.window
     ts = quoted(w.time_field)
@@ -200,8 +200,8 @@ def window_table_frame(node: ops.WindowTable, ctx: Context) -> Frame:
 
 def _cumulate(frame: Frame, ts: Column, size: int, step: int):
     """CUMULATE windows: each row belongs to the windows of its ``size``-long period (aligned
-    to the epoch) that end after it, every ``step``. The frame gets a row per window; the
-    window is the struct (start, end) that ``F.window`` gives."""
+    to the local wall clock's epoch) that end after it, every ``step``. The frame gets a row
+    per window; the window is the struct (start, end) that ``F.window`` gives."""
     t = wall_clock_millis(ts)
     start = t - F.pmod(t, F.lit(size))
     first_end = start + (F.floor((t - start) / step) + 1) * step
