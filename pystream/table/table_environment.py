@@ -50,9 +50,13 @@ from pystream.table.table_descriptor import TableDescriptor
 from pystream.table.table_result import TableResult
 from pystream.table.table_schema import TableSchema
 from pystream.table.udf import (
+    AggregateFunction,
+    TableAggregateFunction,
     UserDefinedAggregateFunctionWrapper,
     UserDefinedScalarFunctionWrapper,
     UserDefinedTableFunctionWrapper,
+    udaf,
+    udtaf,
 )
 from pystream.table.upsert_changelog import upserts_as_changes
 from pystream.util.exceptions import CatalogException, ValidationException
@@ -269,6 +273,10 @@ class TableEnvironment:
     drop_temporary_function = drop_function
 
     def _register_function(self, path: str, function) -> None:
+        if isinstance(function, AggregateFunction):  # an instance, as PyFlink wraps it
+            function = udaf(function, name=type(function).__name__)
+        elif isinstance(function, TableAggregateFunction):
+            function = udtaf(function, name=type(function).__name__)
         if not isinstance(function, (UserDefinedScalarFunctionWrapper,
                                      UserDefinedTableFunctionWrapper,
                                      UserDefinedAggregateFunctionWrapper)):
