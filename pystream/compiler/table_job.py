@@ -20,7 +20,7 @@ from pyspark.sql import functions as F
 
 from pystream import graph
 from pystream.common.closeable_iterator import CloseableIterator
-from pystream.common.data_types import BinaryType, VarBinaryType
+from pystream.common.data_types import ArrayType, BinaryType, VarBinaryType
 from pystream.common.job import CompletableFuture, JobID, JobStatus
 from pystream.common.table_formatting import changelog_line
 from pystream.common.time import duration_millis
@@ -339,6 +339,7 @@ class TableJob:
         return QueryRows(rows, client=StatementClient(self))
 
     def to_pandas(self):
+        import numpy as np
         import pandas as pd
 
         names = list(self.rel.schema.names)
@@ -357,7 +358,12 @@ class TableJob:
                 rows = list(self.rows())
             self.ended(self._name("collect"), started)
         final = _final_rows(rows) if self.streaming else rows
-        return pd.DataFrame([list(r) for r in final], columns=names)
+        frame = pd.DataFrame([list(r) for r in final], columns=names)
+        for f in self.rel.schema.fields:  # arrays as numpy arrays, as Arrow gives them
+            if isinstance(f.data_type, ArrayType) and f.name in frame.columns:
+                frame[f.name] = frame[f.name].map(
+                    lambda v: None if v is None else np.array(v))
+        return frame.astype(_pandas_dtypes(self.rel.schema, frame))
 
     def insert(self, name: str, target: CatalogTable, overwrite: bool):
         """INSERT INTO the connector table ``target``: runs now (a bounded query) or starts
@@ -692,6 +698,28 @@ def _check_insert(query: Schema, sink: Schema, name: str) -> None:
 
 def _schema_text(schema: Schema) -> str:
     return ", ".join("%s: %s" % (f.name, f.data_type.summary_string()) for f in schema)
+
+
+# the dtypes PyFlink's Arrow conversion gives, where pandas' own inference differs
+_SIZED = {"TinyIntType": "int8", "SmallIntType": "int16", "IntType": "int32",
+          "FloatType": "float32"}
+
+
+def _pandas_dtypes(schema: Schema, frame) -> dict:
+    """Columns of TINYINT, SMALLINT and INT as sized integers (where they hold no NULL:
+    pandas' integers cannot), FLOAT as float32, and TIMESTAMP(0..3) as datetime64[ms]."""
+    dtypes = {}
+    for f in schema.fields:
+        kind = type(f.data_type).__name__
+        column = frame[f.name] if f.name in frame.columns else None
+        if column is None or not len(column):
+            continue
+        if kind in _SIZED and (kind == "FloatType" or not column.isna().any()):
+            dtypes[f.name] = _SIZED[kind]
+        elif kind == "TimestampType" and f.data_type.precision <= 3 and \
+                str(column.dtype).startswith("datetime64"):
+            dtypes[f.name] = "datetime64[ms]"
+    return dtypes
 
 
 def _final_rows(rows: List[Row]) -> List[Row]:

@@ -666,6 +666,8 @@ def _plain(value):
     """numpy scalars and pandas timestamps as plain Python values."""
     if hasattr(value, "to_pydatetime"):
         return value.to_pydatetime()
+    if hasattr(value, "tolist") and getattr(value, "ndim", 0) > 0:  # an array's values
+        return value.tolist()
     if hasattr(value, "item"):
         return value.item()
     return value
@@ -682,4 +684,33 @@ def _pandas_type(series) -> DataType:
         return DataTypes.BOOLEAN()
     if kind == "M":
         return DataTypes.TIMESTAMP(3)
+    if kind == "O" and series.notna().any():  # Python objects: typed as Arrow reads them
+        import pyarrow as pa
+
+        try:
+            arrow = pa.array(series, from_pandas=True).type
+        except (pa.ArrowInvalid, pa.ArrowTypeError):  # mixed objects
+            return DataTypes.STRING()
+        return _arrow_data_type(arrow)
+    return DataTypes.STRING()
+
+
+def _arrow_data_type(arrow) -> DataType:
+    """The DataType of values Arrow read from pandas objects (STRING where none fits)."""
+    import pyarrow as pa
+
+    if pa.types.is_boolean(arrow):
+        return DataTypes.BOOLEAN()
+    if pa.types.is_integer(arrow):
+        return DataTypes.BIGINT()
+    if pa.types.is_floating(arrow):
+        return DataTypes.DOUBLE()
+    if pa.types.is_date(arrow):
+        return DataTypes.DATE()
+    if pa.types.is_timestamp(arrow):
+        return DataTypes.TIMESTAMP(3)
+    if pa.types.is_decimal(arrow):
+        return DataTypes.DECIMAL(arrow.precision, arrow.scale)
+    if pa.types.is_list(arrow):
+        return DataTypes.ARRAY(_arrow_data_type(arrow.value_type))
     return DataTypes.STRING()

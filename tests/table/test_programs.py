@@ -15,12 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DIRECTORIES = [ROOT / "tests" / "table" / "programs", ROOT / "tests" / "sql" / "programs"]
 
 # program name -> what pystream is missing to print PyFlink's lines
-NOT_YET: dict = {
-    "pandas_conversion_page": "to_pandas() dtypes as PyFlink's Arrow conversion gives them "
-    "(FLOAT as float32, INT as int32, TIMESTAMP(3) as datetime64[ms]; pystream lets pandas "
-    "infer them), and from_pandas() of an object column of booleans as BOOLEAN (pystream: "
-    "STRING, then fails)",
-}
+NOT_YET: dict = {}
 
 
 def cases():
