@@ -659,7 +659,11 @@ def _infer_column(values: List) -> DataType:
 
 
 def _is_nan(value) -> bool:
-    return isinstance(value, float) and value != value
+    """A value pandas marks missing: NaN, ``pd.NA`` (nullable integers, booleans, strings)
+    and ``pd.NaT``."""
+    if isinstance(value, float):
+        return value != value
+    return type(value).__name__ in ("NAType", "NaTType")
 
 
 def _plain(value):
