@@ -120,3 +120,17 @@ def test_object_of_and_object_update_in_the_table_api(batch_t_env):
     assert result.get_schema().get_field_data_type("u").summary_string() == \
         "STRUCTURED<'com.example.User', `name` STRING, `age` BIGINT>"
     assert [tuple(r) for r in result.execute().collect()] == [(Row("Bob", 21), 30)]
+
+
+def test_from_pandas_reads_pandas_missing_markers_as_null(batch_t_env):
+    """A nullable ``Int64`` column (``pd.NA``) and a ``NaT``: PyFlink 2.3 fails in its Arrow
+    conversion ("Cannot specify a mask ...")."""
+    import pandas as pd
+
+    pdf = pd.DataFrame({"i": pd.array([1, None, 3], dtype="Int64"),
+                        "ts": pd.to_datetime(["2024-01-02 03:04:05", None, None])})
+    table = batch_t_env.from_pandas(pdf)
+    assert [f.data_type for f in table.get_schema().to_row_data_type().fields] == [
+        DataTypes.BIGINT(), DataTypes.TIMESTAMP(3)]
+    assert rows(table) == [(1, datetime.datetime(2024, 1, 2, 3, 4, 5)), (None, None),
+                           (3, None)]
