@@ -20,7 +20,16 @@ from pyspark.sql import functions as F
 
 from pystream import graph
 from pystream.common.closeable_iterator import CloseableIterator
-from pystream.common.data_types import ArrayType, BinaryType, VarBinaryType
+from pystream.common.data_types import (
+    ArrayType,
+    BinaryType,
+    FloatType,
+    IntType,
+    SmallIntType,
+    TimestampType,
+    TinyIntType,
+    VarBinaryType,
+)
 from pystream.common.job import CompletableFuture, JobID, JobStatus
 from pystream.common.table_formatting import changelog_line
 from pystream.common.time import duration_millis
@@ -339,7 +348,6 @@ class TableJob:
         return QueryRows(rows, client=StatementClient(self))
 
     def to_pandas(self):
-        import numpy as np
         import pandas as pd
 
         names = list(self.rel.schema.names)
@@ -359,11 +367,7 @@ class TableJob:
             self.ended(self._name("collect"), started)
         final = _final_rows(rows) if self.streaming else rows
         frame = pd.DataFrame([list(r) for r in final], columns=names)
-        for f in self.rel.schema.fields:  # arrays as numpy arrays, as Arrow gives them
-            if isinstance(f.data_type, ArrayType) and f.name in frame.columns:
-                frame[f.name] = frame[f.name].map(
-                    lambda v: None if v is None else np.array(v))
-        return frame.astype(_pandas_dtypes(self.rel.schema, frame))
+        return _with_pyflink_dtypes(frame, self.rel.schema)
 
     def insert(self, name: str, target: CatalogTable, overwrite: bool):
         """INSERT INTO the connector table ``target``: runs now (a bounded query) or starts
@@ -701,25 +705,41 @@ def _schema_text(schema: Schema) -> str:
 
 
 # the dtypes PyFlink's Arrow conversion gives, where pandas' own inference differs
-_SIZED = {"TinyIntType": "int8", "SmallIntType": "int16", "IntType": "int32",
-          "FloatType": "float32"}
+def _sized(dtype: str):
+    """Integers of a size (where the column holds no NULL: pandas' integers cannot)."""
+    return lambda column, _: column if column.isna().any() else column.astype(dtype)
 
 
-def _pandas_dtypes(schema: Schema, frame) -> dict:
-    """Columns of TINYINT, SMALLINT and INT as sized integers (where they hold no NULL:
-    pandas' integers cannot), FLOAT as float32, and TIMESTAMP(0..3) as datetime64[ms]."""
-    dtypes = {}
+def _timestamp_millis(column, data_type: TimestampType):
+    if data_type.precision <= 3 and str(column.dtype).startswith("datetime64"):
+        return column.astype("datetime64[ms]")
+    return column
+
+
+def _numpy_arrays(column, _):
+    import numpy as np
+
+    return column.map(lambda v: None if v is None else np.array(v))
+
+
+# a column's conversion, by its type, to the dtype PyFlink's Arrow conversion gives
+_PANDAS_CONVERSIONS: Dict[type, Callable] = {
+    TinyIntType: _sized("int8"),
+    SmallIntType: _sized("int16"),
+    IntType: _sized("int32"),
+    FloatType: lambda column, _: column.astype("float32"),
+    TimestampType: _timestamp_millis,
+    ArrayType: _numpy_arrays,
+}
+
+
+def _with_pyflink_dtypes(frame, schema: Schema):
+    """``frame``'s columns with the dtypes of PyFlink's ``to_pandas()``."""
     for f in schema.fields:
-        kind = type(f.data_type).__name__
-        column = frame[f.name] if f.name in frame.columns else None
-        if column is None or not len(column):
-            continue
-        if kind in _SIZED and (kind == "FloatType" or not column.isna().any()):
-            dtypes[f.name] = _SIZED[kind]
-        elif kind == "TimestampType" and f.data_type.precision <= 3 and \
-                str(column.dtype).startswith("datetime64"):
-            dtypes[f.name] = "datetime64[ms]"
-    return dtypes
+        convert = _PANDAS_CONVERSIONS.get(type(f.data_type))
+        if convert is not None and f.name in frame.columns and len(frame):
+            frame[f.name] = convert(frame[f.name], f.data_type)
+    return frame
 
 
 def _final_rows(rows: List[Row]) -> List[Row]:

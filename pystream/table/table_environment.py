@@ -131,7 +131,7 @@ class TableEnvironment:
     def from_pandas(self, pdf, schema: Union[RowType, List[str], List[DataType]] = None,
                     splits_num: int = 1) -> Table:
         """A table of a pandas DataFrame's rows."""
-        rows = [tuple(None if _is_nan(v) else _plain(v) for v in r)
+        rows = [tuple(None if _is_missing(v) else _plain(v) for v in r)
                 for r in pdf.itertuples(index=False, name=None)]
         if isinstance(schema, RowType):
             return self.from_elements(rows, schema)
@@ -658,12 +658,14 @@ def _infer_column(values: List) -> DataType:
     return infer_data_type(known[0])
 
 
-def _is_nan(value) -> bool:
+def _is_missing(value) -> bool:
     """A value pandas marks missing: NaN, ``pd.NA`` (nullable integers, booleans, strings)
     and ``pd.NaT``."""
+    import pandas as pd
+
     if isinstance(value, float):
         return value != value
-    return type(value).__name__ in ("NAType", "NaTType")
+    return value is pd.NA or value is pd.NaT
 
 
 def _plain(value):
