@@ -176,12 +176,11 @@ def window_table_frame(node: ops.WindowTable, ctx: Context) -> Frame:
     else:
         t = wall_clock_millis(ts)
         slide = w.slide or w.size
-        last = t - F.pmod(t, F.lit(slide))  # the start of the last window holding t
+        last = _aligned_start(t, slide)  # the start of the last window holding t
         first = last - ((w.size - 1) // slide) * slide
         starts = F.filter(F.sequence(first, last, F.lit(slide)), lambda s: s + w.size > t)
         df = frame.df.withColumn("__start", F.explode(starts)).withColumn(
-            "__w", F.struct(instant_of_wall_clock(F.col("__start")).alias("start"),
-                            instant_of_wall_clock(F.col("__start") + w.size).alias("end")))
+            "__w", _wall_clock_window(F.col("__start"), F.col("__start") + w.size))
     fields = node.schema.fields[-3:]
     properties = [F.col("__w.start"), F.col("__w.end"),
                   F.col("__w.end") - F.expr("INTERVAL 1 MILLISECOND")]
@@ -203,13 +202,11 @@ def _cumulate(frame: Frame, ts: Column, size: int, step: int):
     to the local wall clock's epoch) that end after it, every ``step``. The frame gets a row
     per window; the window is the struct (start, end) that ``F.window`` gives."""
     t = wall_clock_millis(ts)
-    start = t - F.pmod(t, F.lit(size))
+    start = _aligned_start(t, size)
     first_end = start + (F.floor((t - start) / step) + 1) * step
     df = frame.df.withColumn("__wstart", start).withColumn(
         "__wend", F.explode(F.sequence(first_end, start + size, F.lit(step))))
-    window = F.struct(instant_of_wall_clock(F.col("__wstart")).alias("start"),
-                      instant_of_wall_clock(F.col("__wend")).alias("end"))
-    return replace(frame, df=df), window
+    return replace(frame, df=df), _wall_clock_window(F.col("__wstart"), F.col("__wend"))
 
 
 def wall_clock_millis(ts: Column) -> Column:
@@ -222,6 +219,18 @@ def wall_clock_millis(ts: Column) -> Column:
 def instant_of_wall_clock(millis: Column) -> Column:
     """The instant whose wall-clock time in the session's time zone is ``millis``."""
     return F.to_utc_timestamp(F.timestamp_millis(millis), F.current_timezone())
+
+
+def _aligned_start(millis: Column, length: int) -> Column:
+    """The start of the ``length``-long period (aligned to the epoch) that holds ``millis``."""
+    return millis - F.pmod(millis, F.lit(length))
+
+
+def _wall_clock_window(start: Column, end: Column) -> Column:
+    """The window from ``start`` to ``end`` (wall-clock milliseconds) as instants: the
+    struct (start, end) that ``F.window`` gives."""
+    return F.struct(instant_of_wall_clock(start).alias("start"),
+                    instant_of_wall_clock(end).alias("end"))
 
 
 def over_frame(node: ops.Over, ctx: Context) -> Frame:
