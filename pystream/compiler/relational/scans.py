@@ -2,9 +2,11 @@
 and watermark) and tables made from DataStreams."""
 from __future__ import annotations
 
+import datetime
 from dataclasses import replace
 from typing import List, Optional
 
+from pyspark.errors import PySparkException
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql import types as st
@@ -38,8 +40,37 @@ def values_frame(node: ops.Values, ctx: Context) -> Frame:
         fields.append(st.StructField(SEQ, st.LongType(), False))
         rows = [row + (node.position + i,) for i, row in enumerate(rows)]
     # one partition, as Flink's from_elements source is one subtask
-    df = ctx.spark.createDataFrame(rows, st.StructType(fields)).coalesce(1)
+    df = local_relation(ctx.spark, rows, st.StructType(fields)).coalesce(1)
     return Frame(df)
+
+
+def local_relation(spark, rows: List[tuple], schema: st.StructType) -> DataFrame:
+    """``rows`` (values as Spark takes them) as a relation the driver holds: sent as Arrow,
+    Spark keeps them on the driver (a local relation), where a query's projections and
+    filters of them run without a Spark job and the rest starts from rows ready to use.
+    Values Arrow cannot take (year-month intervals, variants) go through Spark's own
+    conversion of Python rows instead."""
+    import pyarrow as pa
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    try:
+        arrow = to_arrow_schema(schema, timezone="UTC")
+        columns = [list(c) for c in zip(*rows)] if rows else [[] for _ in schema.fields]
+        table = pa.Table.from_arrays(
+            [pa.array(_as_instants(c) if isinstance(f.dataType, st.TimestampType) else c,
+                      type=a.type) for c, f, a in zip(columns, schema.fields, arrow)],
+            schema=arrow)
+    except (pa.ArrowException, TypeError, ValueError, OverflowError, ArithmeticError,
+            PySparkException):
+        return spark.createDataFrame(rows, schema)
+    return spark.createDataFrame(table, schema)
+
+
+def _as_instants(values: list) -> list:
+    """Datetimes of a TIMESTAMP_LTZ column as instants: one without a zone is a wall-clock
+    time of this process's zone, as Spark takes it."""
+    return [v.astimezone(datetime.timezone.utc)
+            if isinstance(v, datetime.datetime) and v.tzinfo is None else v for v in values]
 
 
 def connector_scan_frame(node: ops.ConnectorScan, ctx: Context) -> Frame:
