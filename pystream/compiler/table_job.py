@@ -101,8 +101,9 @@ class TableJob:
         bundle = int(self.config.get("python.fn-execution.bundle.size") or 100000)
         if compiler is not None:  # an unbounded query in a streaming DataStream job
             return context(spark, changelog=False, unbounded=True, compiler=compiler,
-                           bundle_size=bundle, state_ttl_ms=self._state_ttl_ms())
-        return context(spark, changelog=self.streaming, bundle_size=bundle,
+                           time_zone=zone, bundle_size=bundle,
+                           state_ttl_ms=self._state_ttl_ms())
+        return context(spark, changelog=self.streaming, time_zone=zone, bundle_size=bundle,
                        shared_reads=self.plan.shared_reads if read_once else {})
 
     def _translated(self, ctx: Context) -> Frame:

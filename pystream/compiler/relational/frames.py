@@ -28,7 +28,7 @@ class Context:
     changelog: bool  # STREAMING mode: rows carry __seq (and __op/__sub when updating)
     translations: Mapping[type, Callable[[ops.Rel, "Context"], "Frame"]] = field(
         default_factory=dict, repr=False)
-    time_zone: str = "UTC"
+    time_zone: str = "UTC"  # table.local-time-zone (the Spark session's, while it runs)
     unbounded: bool = False  # STREAMING over an unbounded source: streaming DataFrames
     bundle_size: int = 100000  # python.fn-execution.bundle.size: Python aggregates emit per
     compiler: object = None  # the DataStream compiler of the job (unbounded mode)

@@ -68,7 +68,7 @@ def window_aggregate_frame(node: ops.WindowAggregate, ctx: Context) -> Frame:
     elif w.kind == "session":
         window = F.session_window(ts, millis % w.gap)
     elif w.kind == "cumulate":
-        frame, window = _cumulate(frame, ts, w.size, w.slide)
+        frame, window = _cumulate(frame, ts, w.size, w.slide, ctx.time_zone)
     else:
         raise UnsupportedFeatureError("%s windows" % w.kind)
     key_fields = node.schema.fields[:len(node.keys)]
@@ -171,16 +171,17 @@ def window_table_frame(node: ops.WindowTable, ctx: Context) -> Frame:
     w = node.window
     ts = quoted(w.time_field)
     if w.kind == "cumulate":
-        frame, window = _cumulate(frame, ts, w.size, w.slide)
+        frame, window = _cumulate(frame, ts, w.size, w.slide, ctx.time_zone)
         df = frame.df.withColumn("__w", window)
     else:
-        t = wall_clock_millis(ts)
+        t = wall_clock_millis(ts, ctx.time_zone)
         slide = w.slide or w.size
         last = _aligned_start(t, slide)  # the start of the last window holding t
         first = last - ((w.size - 1) // slide) * slide
         starts = F.filter(F.sequence(first, last, F.lit(slide)), lambda s: s + w.size > t)
         df = frame.df.withColumn("__start", F.explode(starts)).withColumn(
-            "__w", _wall_clock_window(F.col("__start"), F.col("__start") + w.size))
+            "__w", _wall_clock_window(F.col("__start"), F.col("__start") + w.size,
+                                      ctx.time_zone))
     fields = node.schema.fields[-3:]
     properties = [F.col("__w.start"), F.col("__w.end"),
                   F.col("__w.end") - F.expr("INTERVAL 1 MILLISECOND")]
@@ -197,27 +198,36 @@ def window_table_frame(node: ops.WindowTable, ctx: Context) -> Frame:
     return Frame(df, frame.updating)
 
 
-def _cumulate(frame: Frame, ts: Column, size: int, step: int):
+def _cumulate(frame: Frame, ts: Column, size: int, step: int, zone: str):
     """CUMULATE windows: each row belongs to the windows of its ``size``-long period (aligned
     to the local wall clock's epoch) that end after it, every ``step``. The frame gets a row
     per window; the window is the struct (start, end) that ``F.window`` gives."""
-    t = wall_clock_millis(ts)
+    t = wall_clock_millis(ts, zone)
     start = _aligned_start(t, size)
     first_end = start + (F.floor((t - start) / step) + 1) * step
     df = frame.df.withColumn("__wstart", start).withColumn(
         "__wend", F.explode(F.sequence(first_end, start + size, F.lit(step))))
-    return replace(frame, df=df), _wall_clock_window(F.col("__wstart"), F.col("__wend"))
+    return replace(frame, df=df), _wall_clock_window(F.col("__wstart"), F.col("__wend"), zone)
 
 
-def wall_clock_millis(ts: Column) -> Column:
-    """A time attribute's wall-clock time in the session's time zone (``table.local-time-
-    zone``), as milliseconds of an epoch in that zone: Flink aligns windows to it, for a
-    TIMESTAMP_LTZ rowtime too (a day window is a local day)."""
-    return F.unix_millis(F.from_utc_timestamp(ts.cast("timestamp"), F.current_timezone()))
+# the names of a zone whose wall clock is UTC's: no conversion per row
+UTC_ZONES = frozenset({"UTC", "Etc/UTC", "GMT", "Etc/GMT", "Z", "+00:00", "UCT", "Etc/UCT"})
 
 
-def instant_of_wall_clock(millis: Column) -> Column:
-    """The instant whose wall-clock time in the session's time zone is ``millis``."""
+def wall_clock_millis(ts: Column, zone: str) -> Column:
+    """A time attribute's wall-clock time in the local time zone (``table.local-time-zone``,
+    the session's while the job runs), as milliseconds of an epoch in that zone: Flink aligns
+    windows to it, for a TIMESTAMP_LTZ rowtime too (a day window is a local day)."""
+    instant = ts.cast("timestamp")
+    if zone in UTC_ZONES:
+        return F.unix_millis(instant)
+    return F.unix_millis(F.from_utc_timestamp(instant, F.current_timezone()))
+
+
+def instant_of_wall_clock(millis: Column, zone: str) -> Column:
+    """The instant whose wall-clock time in the local time zone is ``millis``."""
+    if zone in UTC_ZONES:
+        return F.timestamp_millis(millis)
     return F.to_utc_timestamp(F.timestamp_millis(millis), F.current_timezone())
 
 
@@ -226,11 +236,11 @@ def _aligned_start(millis: Column, length: int) -> Column:
     return millis - F.pmod(millis, F.lit(length))
 
 
-def _wall_clock_window(start: Column, end: Column) -> Column:
-    """The window from ``start`` to ``end`` (wall-clock milliseconds) as instants: the
-    struct (start, end) that ``F.window`` gives."""
-    return F.struct(instant_of_wall_clock(start).alias("start"),
-                    instant_of_wall_clock(end).alias("end"))
+def _wall_clock_window(start: Column, end: Column, zone: str) -> Column:
+    """The window from ``start`` to ``end`` (wall-clock milliseconds of ``zone``) as
+    instants: the struct (start, end) that ``F.window`` gives."""
+    return F.struct(instant_of_wall_clock(start, zone).alias("start"),
+                    instant_of_wall_clock(end, zone).alias("end"))
 
 
 def over_frame(node: ops.Over, ctx: Context) -> Frame:
