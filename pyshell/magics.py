@@ -29,7 +29,7 @@ from pystream.common import Configuration
 from pystream.datastream import DataStream
 from pystream.datastream.planning import plan_of as stream_plan_of
 from pystream.errors import PystreamError
-from pystream.session import settings
+from pystream.session import TIME_ZONE, set_session_time_zone, settings
 from pystream.table import Table
 from pystream.table.planning import plan_of as table_plan_of
 from pystream.util.exceptions import SqlParserException
@@ -454,7 +454,10 @@ class PystreamMagics(Magics):
                 print("%s=%s" % (key, spark.conf.get(key, None)))
                 return
             try:
-                spark.conf.set(key, value)
+                if key == TIME_ZONE:  # table jobs' default zone too, not only until one runs
+                    set_session_time_zone(value)
+                else:
+                    spark.conf.set(key, value)
             except Exception as e:  # noqa: BLE001 - Spark refuses static settings
                 first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
                 print("Cannot set %s now: %s\n  Static settings go on the command line: "

@@ -83,6 +83,7 @@ class _ProcessSession:
     default_python: Optional[str] = None  # the workers' Python the classic session started with
     master: Optional[str] = None  # the master the classic session runs on
     submitted: Dict[str, str] = field(default_factory=dict)  # spark.* set before pystream
+    time_zone: Optional[str] = None  # set_session_time_zone's, over the settings' zone
 
 
 _state = _ProcessSession()
@@ -101,11 +102,24 @@ def settings() -> SessionSettings:
         return _state.settings or read_environment()
 
 
+TIME_ZONE = "spark.sql.session.timeZone"
+
+
 def session_time_zone() -> str:
-    """The time zone the session was started with (its ``conf``, else UTC): a table job's
-    ``table.local-time-zone`` = ``default``."""
-    key = "spark.sql.session.timeZone"
-    return settings().conf.get(key, SPARK_DEFAULTS[key])
+    """The session's time zone: the one it was started with (its ``conf``, else UTC) or set
+    since by ``set_session_time_zone``; a table job's ``table.local-time-zone`` =
+    ``default``."""
+    with _state.lock:
+        return _state.time_zone or settings().conf.get(TIME_ZONE, SPARK_DEFAULTS[TIME_ZONE])
+
+
+def set_session_time_zone(zone: str) -> None:
+    """Make ``zone`` the running session's time zone, and the one table jobs whose
+    ``table.local-time-zone`` is ``default`` use (a job sets its own zone on the session
+    while it runs, then the next job with the default goes back to this one)."""
+    get_session().conf.set(TIME_ZONE, zone)
+    with _state.lock:
+        _state.time_zone = zone
 
 
 def log_path() -> Optional[str]:
@@ -199,7 +213,7 @@ def get_session():
             return _state.session
         s = _on_local_server(settings())
         _state.added.clear()
-        _state.master, _state.submitted = None, {}
+        _state.master, _state.submitted, _state.time_zone = None, {}, None
         _state.session = _start_remote(s) if s.is_remote else _start_classic(s)
         _apply_runtime_conf(_state.session, s)
         if s.is_remote:
@@ -486,7 +500,7 @@ def stop_session(jvm_exit_timeout: float = 10.0) -> None:
         session, _state.session = _state.session, None
         _state.added.clear()
         _state.default_python = None
-        _state.master, _state.submitted = None, {}
+        _state.master, _state.submitted, _state.time_zone = None, {}, None
         if session is None:
             return
         try:

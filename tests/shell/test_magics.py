@@ -151,6 +151,24 @@ def test_conf_reads_and_sets_spark_and_env_settings(ip, capsys):
     ]
 
 
+def test_a_session_time_zone_set_with_conf_is_the_one_table_jobs_use(ip, capsys):
+    """``%conf spark.sql.session.timeZone=...`` is the zone of the table jobs that follow
+    (whose ``table.local-time-zone`` is the default), not only until the first one runs."""
+    from pystream.session import session_time_zone
+    from pystream.table import EnvironmentSettings, TableEnvironment
+
+    ip.run_line_magic("conf", "spark.sql.session.timeZone=Asia/Tokyo")
+    try:
+        t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+        t_env.execute_sql("SELECT CAST(TO_TIMESTAMP_LTZ(0, 3) AS STRING) AS t").print()
+        ip.run_line_magic("conf", "spark.sql.session.timeZone")
+    finally:
+        ip.run_line_magic("conf", "spark.sql.session.timeZone=UTC")
+    out = capsys.readouterr().out
+    assert ["1970-01-01 09:00:00" in out, "spark.sql.session.timeZone=Asia/Tokyo" in out,
+            session_time_zone()] == [True, True, "UTC"]
+
+
 def test_jobs_lists_a_running_job_and_stop_cancels_it(ip, streaming_env, capsys):
     from pystream.common import JobStatus, WatermarkStrategy
     from pystream.datastream.connectors import DataGeneratorSource
