@@ -754,6 +754,11 @@ def cast(column: Column, source: DataType, target: DataType, safe: bool) -> Colu
     """CAST as Flink does it: TRUE -> 'TRUE', CHAR(n) padded, TRY_CAST gives NULL."""
     if isinstance(source, BooleanType) and isinstance(target, (CharType, VarCharType)):
         return F.when(column, F.lit("TRUE")).when(~column, F.lit("FALSE"))
+    if isinstance(source, (TimestampType, LocalZonedTimestampType)) and \
+            isinstance(target, (CharType, VarCharType)):  # every digit of its precision
+        pattern = "yyyy-MM-dd HH:mm:ss" + ("." + "S" * source.precision
+                                             if source.precision else "")
+        column = F.date_format(column, pattern)
     if isinstance(target, CharType):
         text = column.cast("string")
         return F.rpad(text, target.length, " ")
