@@ -21,16 +21,19 @@ from pystream.common.data_types import (
     DataType,
     DataTypes,
     DateType,
+    DayTimeIntervalType,
     DecimalType,
     DoubleType,
     FloatType,
     IntegralType,
     LocalZonedTimestampType,
     MapType,
+    RowType,
     TimestampType,
     TimeType,
     VarCharType,
     VariantType,
+    YearMonthIntervalType,
 )
 from pystream.compiler.bitmap_functions import BITMAP_AGGREGATES, BITMAP_FUNCTIONS, typeof
 from pystream.compiler.collection_and_text_functions import (
@@ -752,21 +755,57 @@ def literal(value, data_type: DataType) -> Column:
 
 def cast(column: Column, source: DataType, target: DataType, safe: bool) -> Column:
     """CAST as Flink does it: TRUE -> 'TRUE', CHAR(n) padded, TRY_CAST gives NULL."""
-    if isinstance(source, BooleanType) and isinstance(target, (CharType, VarCharType)):
-        return F.when(column, F.lit("TRUE")).when(~column, F.lit("FALSE"))
-    if isinstance(source, (TimestampType, LocalZonedTimestampType)) and \
-            isinstance(target, (CharType, VarCharType)):  # every digit of its precision
-        pattern = "yyyy-MM-dd HH:mm:ss" + ("." + "S" * source.precision
-                                             if source.precision else "")
-        column = F.date_format(column, pattern)
     if isinstance(target, CharType):
-        text = column.cast("string")
-        return F.rpad(text, target.length, " ")
+        return F.rpad(as_text(column, source), target.length, " ")
+    if isinstance(target, VarCharType):
+        return as_text(column, source)
     if isinstance(target, (TimestampType, LocalZonedTimestampType)) and not safe:
         return column.cast(spark_type(target))
     if safe:
         return column.try_cast(spark_type(target))
     return column.cast(spark_type(target))
+
+
+def as_text(column: Column, source: DataType) -> Column:
+    """``column`` (of type ``source``) as Flink's CAST to STRING writes it: TRUE, a
+    timestamp with every fraction digit of its precision, '[1, NULL]', '{a=1}', '(1, x)',
+    '+2 00:00:00.000', '+1-02'."""
+    if isinstance(source, BooleanType):
+        return F.when(column, F.lit("TRUE")).when(~column, F.lit("FALSE"))
+    if isinstance(source, (TimestampType, LocalZonedTimestampType)):
+        fraction = "." + "S" * source.precision if source.precision else ""
+        return F.date_format(column, "yyyy-MM-dd HH:mm:ss" + fraction)
+    if isinstance(source, ArrayType):
+        element = source.element_type
+        return F.concat(F.lit("["), F.array_join(F.transform(
+            column, lambda e: F.coalesce(as_text(e, element), F.lit("NULL"))), ", "), F.lit("]"))
+    if isinstance(source, MapType):
+        key, value = source.key_type, source.value_type
+        entries = F.transform(F.map_entries(column), lambda e: F.concat(
+            F.coalesce(as_text(e["key"], key), F.lit("NULL")), F.lit("="),
+            F.coalesce(as_text(e["value"], value), F.lit("NULL"))))
+        return F.concat(F.lit("{"), F.array_join(entries, ", "), F.lit("}"))
+    if isinstance(source, RowType):
+        fields = [F.coalesce(as_text(column[f.name], f.data_type), F.lit("NULL"))
+                  for f in source.fields]
+        return F.when(column.isNotNull(), F.concat(F.lit("("), F.concat_ws(", ", *fields),
+                                                   F.lit(")")))
+    if isinstance(source, DayTimeIntervalType):
+        days, hours, minutes, seconds = [F.extract(F.lit(unit), column)
+                                         for unit in ("DAY", "HOUR", "MINUTE", "SECOND")]
+        return F.format_string("%s%d %02d:%02d:%06.3f", _sign(days, hours, minutes, seconds),
+                               F.abs(days), F.abs(hours), F.abs(minutes),
+                               F.abs(seconds).cast("double"))
+    if isinstance(source, YearMonthIntervalType):
+        years, months = F.extract(F.lit("YEAR"), column), F.extract(F.lit("MONTH"), column)
+        return F.format_string("%s%d-%02d", _sign(years, months), F.abs(years), F.abs(months))
+    return column.cast("string")
+
+
+def _sign(*parts: Column) -> Column:
+    """'-' for an interval whose parts are negative, else '+'."""
+    negative = functools.reduce(lambda a, b: a | b, [p < 0 for p in parts])
+    return F.when(negative, F.lit("-")).otherwise(F.lit("+"))
 
 
 def check_supported(expr: ex.Expr) -> None:
