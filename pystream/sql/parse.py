@@ -17,6 +17,7 @@ from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 from sqlglot.tokens import Token, TokenType
 
+from pystream.sql import hints
 from pystream.sql.dialect import Flink
 from pystream.util.exceptions import SqlParserException
 
@@ -94,6 +95,12 @@ def _error(sql: str, message: str, line: int, column: int,
         message, line + line_offset, column, text, caret), line + line_offset, column)
 
 
+def _error_at(sql: str, message: str, offset: int, line_offset: int) -> SqlParserException:
+    """The error of ``message`` at the character ``offset`` of ``sql``."""
+    line = sql.count("\n", 0, offset) + 1
+    return _error(sql, message, line, offset - sql.rfind("\n", 0, offset), line_offset)
+
+
 def _from_sqlglot(sql: str, e: Exception, line_offset: int = 0) -> SqlParserException:
     if isinstance(e, ParseError) and e.errors:
         first = e.errors[0]
@@ -127,8 +134,10 @@ def parse_statement(sql: str, line_offset: int = 0) -> exp.Expr:
     special = _special_statement(sql, tokens, line_offset)
     if special is not None:
         return special
+    parsed = hints.marked(sql, [t for t in tokens if t.token_type != TokenType.HINT],
+                          lambda message, at: _error_at(sql, message, at, line_offset))
     try:
-        statements = [s for s in sqlglot.parse(sql, read=Flink) if s is not None]
+        statements = [s for s in sqlglot.parse(parsed, read=Flink) if s is not None]
     except (ParseError, TokenError) as e:
         raise _from_sqlglot(sql, e, line_offset) from None
     if len(statements) != 1:

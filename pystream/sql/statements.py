@@ -30,7 +30,13 @@ from pystream.sql.parse import (
     parse_statement,
 )
 from pystream.sql.types import column_type
-from pystream.table.catalog import CatalogTable, CatalogView, check_catalog_type, path_text
+from pystream.table.catalog import (
+    CatalogTable,
+    CatalogView,
+    HintedTable,
+    check_catalog_type,
+    path_text,
+)
 from pystream.table.result_kind import ResultKind
 from pystream.table.schema import Schema as DeclaredSchema
 from pystream.table.table_result import TableResult
@@ -93,7 +99,10 @@ def _insert_parts(t_env, node: exp.Insert) -> Tuple[ops.Rel, str, bool]:
     rel = translate.query_to_rel(t_env, node.expression)
     if columns is not None:
         rel = _reorder_for_columns(t_env, rel, name, columns)
-    return rel, name, bool(node.args.get("overwrite"))
+    options = translate.dynamic_options(t_env, target) if isinstance(target, exp.Table) \
+        else None
+    return rel, name if options is None else HintedTable(name, options), \
+        bool(node.args.get("overwrite"))
 
 
 def _reorder_for_columns(t_env, rel: ops.Rel, target: str, columns: List[str]) -> ops.Rel:

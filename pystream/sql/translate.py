@@ -25,6 +25,7 @@ from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
 from pystream.relational.resolve import aggregate_calls, output_name
 from pystream.relational.schema import Schema
+from pystream.sql import hints
 from pystream.sql.correlation import conjuncts, decorrelate
 from pystream.sql.dialect import Flink, JsonPathCall, LateralTable, WindowTVF, to_sql
 from pystream.sql.parse import parse_expression
@@ -170,7 +171,14 @@ def _from(t_env, node: exp.Expression, ctes) -> Scope:
         qualifier = node.alias or name
         parts = [p.name for p in node.parts] if hasattr(node, "parts") else [name]
         key = ".".join(parts)
-        rel = ctes[key.lower()] if key.lower() in ctes else t_env.scan_internal(key)
+        options = dynamic_options(t_env, node)
+        if key.lower() in ctes:
+            if options is not None:
+                raise ValidationException("View '%s' cannot be enriched with new options. "
+                                          "Hints can only be applied to tables." % key)
+            rel = ctes[key.lower()]
+        else:
+            rel = t_env.scan_internal(key, options)
         scope = Scope.of(rel, qualifier)
         aliases = node.args.get("alias")
         if aliases is not None and aliases.columns:
@@ -302,9 +310,29 @@ JOIN_KINDS = {"": "inner", "INNER": "inner", "LEFT": "left", "RIGHT": "right", "
               "CROSS": "inner"}
 
 
+def dynamic_options(t_env, table: exp.Table) -> Optional[Dict[str, str]]:
+    """The options the hints after ``table``'s name add for this statement (None: none)."""
+    enabled = str(t_env.get_config().get("table.dynamic-table-options.enabled", "true"))
+    return hints.dynamic_options(hints.table_hints(table), enabled.lower() != "false")
+
+
+def _check_hints(node: exp.Select, from_) -> None:
+    """Flink's checks of the query block's hints (``hints.check_query_hints``)."""
+    found = hints.query_hints(node)
+    if not found:
+        return
+    items = ([from_.this] if from_ is not None else []) + \
+        [j.this for j in node.args.get("joins") or []]
+    inputs = {i.alias_or_name for i in items}
+    aggregates = node.args.get("group") is not None or any(
+        e.find(exp.AggFunc) is not None for e in node.expressions)
+    hints.check_query_hints(found, inputs, bool(node.args.get("joins")), aggregates)
+
+
 def _select(t_env, node: exp.Select, ctes) -> ops.Rel:
     node = _with_named_windows(node)
     from_ = node.args.get("from_") or node.args.get("from")
+    _check_hints(node, from_)
     if from_ is None:
         scope = Scope.of(ops.Values(schema=_one_row_schema(), rows=((0,),)), None)
         scope.columns = []

@@ -3,7 +3,7 @@ views and functions; temporary objects shadow permanent ones, as in Flink."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from pystream.common.configuration import Configuration
 from pystream.errors import UnsupportedFeatureError
@@ -34,6 +34,15 @@ class QualifiedName:
 
     def __str__(self) -> str:
         return "`%s`.`%s`.`%s`" % (self.catalog, self.database, self.name)
+
+
+@dataclass(frozen=True)
+class HintedTable:
+    """A table's path with the options a statement's hints add to its own (an INSERT's
+    ``target /*+ OPTIONS(...) */``)."""
+
+    path: str
+    options: Mapping[str, str]
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Union
 
 from pystream.common.data_types import (
     DataType,
@@ -37,6 +37,7 @@ from pystream.table.catalog import (
     CatalogManager,
     CatalogTable,
     CatalogView,
+    HintedTable,
     check_catalog_type,
 )
 from pystream.table.environment_settings import EnvironmentSettings
@@ -320,13 +321,19 @@ class TableEnvironment:
         """Whether ``name`` is the generated name of a Table object used in SQL."""
         return name in self._anonymous
 
-    def scan_internal(self, path: str) -> ops.Rel:
+    def scan_internal(self, path: str, options: Optional[Dict[str, str]] = None) -> ops.Rel:
+        """The table or view at ``path``; a table with ``options`` (a statement's dynamic
+        table options) over its own."""
         if path in self._anonymous:
+            if options is not None:
+                raise _not_enriched(path)
             return self._anonymous[path]._rel
         object_path, entry = self._catalogs.lookup(path)
         if isinstance(entry, CatalogView):
+            if options is not None:
+                raise _not_enriched(object_path)
             return entry.rel
-        return self._connector_scan(object_path.name, entry)
+        return self._connector_scan(object_path.name, _with_options(entry, options))
 
     def _connector_scan(self, name: str, entry: CatalogTable) -> ops.Rel:
         from pystream.compiler.table_connectors import is_bounded
@@ -371,8 +378,13 @@ class TableEnvironment:
             name = "*anonymous_sink$%d*" % next(_anonymous)
             entry = _catalog_table(target, rel.schema)
         else:
+            target, options = (target.path, target.options) \
+                if isinstance(target, HintedTable) else (target, None)
             object_path, entry = self._catalogs.lookup(target)
             name = object_path.name
+            if isinstance(entry, CatalogView) and options is not None:
+                raise _not_enriched(object_path)
+            entry = _with_options(entry, options)
         if not isinstance(entry, CatalogTable):
             raise ValidationException("INSERT into a view is not supported: '%s'." % target)
         job = self._job(rel)
@@ -596,6 +608,18 @@ def _catalog_table(descriptor: TableDescriptor, rows: Optional[Schema] = None) -
         raise ValidationException("A table descriptor needs a schema.")
     return CatalogTable(schema, descriptor.get_options(),
                         tuple(descriptor.get_partition_keys()), descriptor.get_comment())
+
+
+def _with_options(entry, options: Optional[Mapping[str, str]]):
+    """A table with a statement's dynamic ``options`` over its own (a view as it is)."""
+    if options is None or not isinstance(entry, CatalogTable):
+        return entry
+    return replace(entry, options={**entry.options, **options})
+
+
+def _not_enriched(view) -> ValidationException:
+    return ValidationException("View '%s' cannot be enriched with new options. Hints can only "
+                               "be applied to tables." % view)
 
 
 def connector_scan(name: str, entry: CatalogTable, is_bounded) -> ops.ConnectorScan:
