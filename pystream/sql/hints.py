@@ -20,6 +20,7 @@ from sqlglot import exp
 from sqlglot.tokens import Token, TokenType
 
 from pystream.common.time import duration_millis
+from pystream.sql.dialect import Flink
 from pystream.util.exceptions import ValidationException
 
 __all__ = ["Hint", "marked", "query_hints", "table_hints", "dynamic_options",
@@ -182,8 +183,6 @@ def _hint_blocks(sql: str, start: int, end: int) -> List[Tuple[int, int]]:
 
 def _parse_block(sql: str, start: int, end: int, error: ParseError) -> List[Hint]:
     """The hints of a block's text ``sql[start:end]``, by Flink's grammar."""
-    from pystream.sql.dialect import Flink
-
     tokens = Flink().tokenize(sql[start:end])
 
     def fail(token: Optional[Token]):
