@@ -25,6 +25,7 @@ from pystream.compiler.bad_records import (
     with_corrupt_column,
 )
 from pystream.compiler.changelog_formats import CHANGELOG_FORMATS, INSERT, changes, encoded
+from pystream.compiler.connector_options import check_options
 from pystream.relational import operations as ops
 from pystream.relational.schema import Schema
 from pystream.util.exceptions import ValidationException
@@ -216,6 +217,7 @@ def read(node: ops.ConnectorScan, spark, streaming: bool, compiler=None) -> Data
         raise ValidationException(
             "Connector '%s' can only be used as a sink (or is not supported as a source). "
             "Sources: %s." % (connector, ", ".join(sorted(SOURCES))))
+    check_options(node.name, node.options, node.physical, source=True)
     if connector in NEEDS_COMPILER:
         return reader(node, spark, streaming and not node.bounded, compiler)
     return reader(node, spark, streaming)

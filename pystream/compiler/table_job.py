@@ -37,6 +37,7 @@ from pystream.common.typeinfo import Types
 from pystream.common.types import Row, RowKind
 from pystream.compiler import table_connectors
 from pystream.compiler.bad_records import explained
+from pystream.compiler.connector_options import check_options
 from pystream.compiler.expressions import quoted
 from pystream.compiler.job import FinishedJob, Job, record_finished
 from pystream.compiler.relational import OP, SEQ, SUB, Context, Frame, context, translate
@@ -376,6 +377,7 @@ class TableJob:
         rel = self.rel
         physical, metadata = _written(target)
         primary_key = tuple(target.schema.primary_key)
+        check_options(name, target.options, physical, source=False)
         _check_insert(rel.schema, physical, name)
         if self.unbounded:
             return self._unbounded_insert(name, target, physical, primary_key,

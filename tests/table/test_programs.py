@@ -15,11 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DIRECTORIES = [ROOT / "tests" / "table" / "programs", ROOT / "tests" / "sql" / "programs"]
 
 # program name -> what pystream is missing to print PyFlink's lines
-NOT_YET: dict = {
-    "hints_unknown_options":
-        "connector option validation: an option the table's connector and format do not "
-        "have is not refused (Flink: Unsupported options found for 'datagen')",
-}
+NOT_YET: dict = {}
 
 
 def cases():
