@@ -93,6 +93,18 @@ def _random(options: Dict[str, str], name: str, t: T.DataType, seq: Column) -> C
         return (now - F.make_dt_interval(secs=F.floor(r * past) / 1000)).cast(t.spark_type())
     if isinstance(t, T.DateType):
         return F.date_sub(F.current_date(), F.floor(r * 30).cast("int"))
+    if isinstance(t, (T.ArrayType, T.MapType)):  # 'length' values (keys), 3 by default
+        length = int(_field_option(options, name, "length", 3))
+        if isinstance(t, T.ArrayType):
+            return F.array(*[_random_or_null(options, name + ".element", t.element_type, seq)
+                             for _ in range(length)])
+        return F.map_from_arrays(
+            F.array(*[_random(options, name + ".key", t.key_type, seq) for _ in range(length)]),
+            F.array(*[_random_or_null(options, name + ".value", t.value_type, seq)
+                      for _ in range(length)]))
+    if isinstance(t, T.RowType):
+        return F.struct(*[_random_or_null(options, "%s.%s" % (name, f.name), f.data_type, seq)
+                          .alias(f.name) for f in t.fields])
     raise ValidationException("datagen cannot generate %s values (field '%s')." %
                               (t.summary_string(), name))
 
@@ -104,6 +116,11 @@ def _generated(options: Dict[str, str], name: str, t: T.DataType, seq: Column) -
         if isinstance(t, (T.CharType, T.VarCharType)):
             return value.cast("string")
         return value.cast(t.spark_type())
+    return _random_or_null(options, name, t, seq)
+
+
+def _random_or_null(options: Dict[str, str], name: str, t: T.DataType, seq: Column) -> Column:
+    """A random value of ``t``, NULL at the field's 'null-rate'."""
     value = _random(options, name, t, seq)
     null_rate = float(_field_option(options, name, "null-rate", 0))
     if null_rate > 0:
