@@ -7,7 +7,7 @@ DESCRIBE, the rows of a query, ``-1`` per sink for an INSERT).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple, Union
 
 from sqlglot import exp
 
@@ -81,14 +81,14 @@ def _query(t_env, node) -> TableResult:
     return t_env.execute_query_internal(translate.query_to_rel(t_env, node))
 
 
-def insert_plan(t_env, sql: str) -> Tuple[ops.Rel, str, bool]:
+def insert_plan(t_env, sql: str) -> Tuple[ops.Rel, Union[str, HintedTable], bool]:
     node = parse_statement(sql)
     if not isinstance(node, exp.Insert):
         raise ValidationException("Only INSERT statements can be added to a statement set.")
     return _insert_parts(t_env, node)
 
 
-def _insert_parts(t_env, node: exp.Insert) -> Tuple[ops.Rel, str, bool]:
+def _insert_parts(t_env, node: exp.Insert) -> Tuple[ops.Rel, Union[str, HintedTable], bool]:
     target = node.this
     columns = None
     if isinstance(target, exp.Schema):
