@@ -256,3 +256,20 @@ def test_an_unbounded_data_stream_as_a_table_in_streaming_jobs():
         GROUP BY window_start, window_end"""), 2)
     assert [r[1] for r in windows] == [10, 10]
     assert _no_query_left()
+
+
+def test_group_windows_over_a_local_zoned_rowtime_are_aligned_to_the_local_wall_clock(
+        streaming_t_env):
+    """In Asia/Kolkata (UTC+05:30) an hour's TUMBLE over a TIMESTAMP_LTZ rowtime starts on
+    the local hour, as Flink's does (UTC's hours would start at :30 there)."""
+    streaming_t_env.get_config().set("parallelism.default", "1")
+    streaming_t_env.get_config().set("table.local-time-zone", "Asia/Kolkata")
+    streaming_t_env.execute_sql("""CREATE TABLE past_clicks (user_id INT, ts TIMESTAMP_LTZ(3),
+        WATERMARK FOR ts AS ts - INTERVAL '0.2' SECOND)
+        WITH ('connector' = 'datagen', 'rows-per-second' = '200',
+              'fields.ts.max-past' = '10800000')""")  # event times of the last three hours
+    rows = _take(streaming_t_env.execute_sql("""
+        SELECT TUMBLE_START(ts, INTERVAL '1' HOUR) AS s, COUNT(*) AS n FROM past_clicks
+        GROUP BY TUMBLE(ts, INTERVAL '1' HOUR)"""), 1)
+    assert [(r[0].minute, r[0].second) for r in rows] == [(0, 0)]
+    assert _no_query_left()

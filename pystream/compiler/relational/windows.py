@@ -2,7 +2,9 @@
 MATCH_RECOGNIZE."""
 from __future__ import annotations
 
+import datetime
 import math
+import zoneinfo
 from dataclasses import replace
 from typing import Optional
 
@@ -44,6 +46,22 @@ from pystream.relational.time_bounded import is_window_ranking
 from pystream.runtime.matching import Matcher, MatchState
 
 
+def _offset_start(zone: str, period: int) -> Optional[str]:
+    """``F.window``'s ``startTime`` that aligns windows of ``period`` milliseconds to the wall
+    clock of ``zone`` (None: UTC's, or a zone whose offset changes over the year: daylight
+    saving time, where windows stay aligned to UTC)."""
+    try:
+        tz = zoneinfo.ZoneInfo(zone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return None
+    year = datetime.datetime.now().year
+    offsets = {tz.utcoffset(datetime.datetime(year, month, 1)) for month in (1, 7)}
+    if len(offsets) != 1:
+        return None
+    start = -int(offsets.pop() / datetime.timedelta(milliseconds=1)) % period
+    return "%d milliseconds" % start if start else None
+
+
 def by_window_end(end: Column, within: Optional[Column] = None) -> Column:
     """The place of a window's result in a changelog: windows fire in the order of their
     ends, as the watermark passes them; within one, rows come in ``within``'s order (by
@@ -57,14 +75,17 @@ def window_aggregate_frame(node: ops.WindowAggregate, ctx: Context) -> Frame:
     schema = node.input.schema
     w = node.window
     ts = quoted(w.time_field)
-    if not ctx.unbounded and isinstance(type_of(ex.Column(w.time_field), schema),
-                                        LocalZonedTimestampType):
-        ts = ts.cast("timestamp_ntz")  # windows of the local time zone's wall clock
+    local = isinstance(type_of(ex.Column(w.time_field), schema), LocalZonedTimestampType)
+    start = None  # windows of the local time zone's wall clock:
+    if local and not ctx.unbounded:
+        ts = ts.cast("timestamp_ntz")
+    elif local:  # a streaming window's rowtime keeps its watermark: the zone's offset instead
+        start = _offset_start(ctx.time_zone, w.slide if w.kind == "slide" else w.size)
     millis = "%d milliseconds"
     if w.kind == "tumble":
-        window = F.window(ts, millis % w.size)
+        window = F.window(ts, millis % w.size, startTime=start)
     elif w.kind == "slide":
-        window = F.window(ts, millis % w.size, millis % w.slide)
+        window = F.window(ts, millis % w.size, millis % w.slide, startTime=start)
     elif w.kind == "session":
         window = F.session_window(ts, millis % w.gap)
     elif w.kind == "cumulate":
