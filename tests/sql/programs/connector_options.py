@@ -35,7 +35,7 @@ for label, columns, options in CASES:
     try:
         rows = t_env.execute_sql("SELECT COUNT(*) FROM %s" % name).collect()
         with rows:
-            print(label, "- runs:", list(rows)[0][0], "rows")
+            print(label, "- runs:", next(iter(rows))[0], "rows")
     except Exception as e:  # noqa: BLE001 - PyFlink raises Py4JJavaError
         print(label, "- fails:", "Unsupported options" in str(e))
 
