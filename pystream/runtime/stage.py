@@ -88,12 +88,16 @@ class _StatelessTimerService(TimerService):
     def current_watermark(self) -> int:
         return MIN_WATERMARK
 
-    def _no_timers(self, *_):
-        raise PystreamError("Timers are only available on a KeyedStream: use key_by(...) and a "
-                            "KeyedProcessFunction to register timers")
+    # PyFlink's words (a non-keyed stream has no timers: key_by(...) and a
+    # KeyedProcessFunction have them)
+    def _no_registering(self, *_):
+        raise PystreamError("Register timers is only supported on a keyed stream.")
 
-    register_processing_time_timer = register_event_time_timer = _no_timers
-    delete_processing_time_timer = delete_event_time_timer = _no_timers
+    def _no_deleting(self, *_):
+        raise PystreamError("Deleting timers is only supported on a keyed streams.")
+
+    register_processing_time_timer = register_event_time_timer = _no_registering
+    delete_processing_time_timer = delete_event_time_timer = _no_deleting
 
 
 class _ProcessContext(ProcessFunction.Context):

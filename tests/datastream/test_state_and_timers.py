@@ -177,7 +177,8 @@ def test_a_timer_on_a_non_keyed_stream_names_the_operator(env):
             yield value
 
     ds = timed(env).process(Timer()).name("timing")
-    with pytest.raises(JobExecutionError, match=r"only available on a KeyedStream.*'timing'"):
+    with pytest.raises(JobExecutionError,
+                       match=r"Register timers is only supported on a keyed stream.*'timing'"):
         collect_sorted(ds)
 
 
