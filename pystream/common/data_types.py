@@ -323,8 +323,10 @@ class DecimalType(FractionalType):
     def spark_value(self, value):
         if value is None:
             return None
-        return decimal.Decimal(str(value)).quantize(decimal.Decimal(1).scaleb(-self.scale),
-                                                    rounding=decimal.ROUND_HALF_UP)
+        with decimal.localcontext() as context:  # all 38 digits (the default context has 28)
+            context.prec = 38
+            return decimal.Decimal(str(value)).quantize(
+                decimal.Decimal(1).scaleb(-self.scale), rounding=decimal.ROUND_HALF_UP)
 
     def to_type_info(self) -> TypeInformation:
         return Types.BIG_DEC()
