@@ -10,6 +10,7 @@ their Flink types, the result's type); ``BITMAP_AGGREGATES`` of its ``FINISHED_A
 """
 from __future__ import annotations
 
+import re
 from typing import Callable, Dict, List, Tuple
 
 from pyspark.sql import Column
@@ -117,5 +118,24 @@ BITMAP_AGGREGATES: Dict[str, Tuple[Callable, Callable]] = {
 
 
 def typeof(args: List[Column], types, result) -> Column:
-    """TYPEOF(x [, force]): x's type as Flink writes it."""
-    return F.lit(types[0].summary_string())
+    """TYPEOF(x [, force]): x's type as Flink writes it; with force TRUE, in full, as
+    Flink's serializable form writes it (VARCHAR(2147483647) for STRING)."""
+    summary = types[0].summary_string()
+    if len(args) == 1:
+        return F.lit(summary)
+    return F.when(args[1], F.lit(serializable(summary))).otherwise(F.lit(summary))
+
+
+_SERIALIZABLE = [(re.compile(r"\bSTRING\b"), "VARCHAR(2147483647)"),
+                 (re.compile(r"\bBYTES\b"), "VARBINARY(2147483647)"),
+                 (re.compile(r"\bTIMESTAMP_LTZ\((\d)\)"), r"TIMESTAMP(\1) WITH LOCAL TIME ZONE")]
+
+
+def serializable(summary: str) -> str:
+    """A type's summary string as Flink's serializable string writes it: STRING, BYTES and
+    TIMESTAMP_LTZ(p) in full (field names, in backquotes, kept)."""
+    parts = re.split(r"(`(?:[^`]|``)*`)", summary)
+    for i in range(0, len(parts), 2):
+        for pattern, text in _SERIALIZABLE:
+            parts[i] = pattern.sub(text, parts[i])
+    return "".join(parts)

@@ -13,9 +13,12 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from pyspark.sql import Column
 from pyspark.sql import functions as F
+from pyspark.sql import types as T
 
 from pystream.common.data_types import (
+    MAX_LENGTH,
     ArrayType,
+    BinaryType,
     BooleanType,
     CharType,
     DataType,
@@ -31,6 +34,7 @@ from pystream.common.data_types import (
     RowType,
     TimestampType,
     TimeType,
+    VarBinaryType,
     VarCharType,
     VariantType,
     YearMonthIntervalType,
@@ -191,8 +195,9 @@ def _timestampdiff(args, types, result) -> Column:
 
 def _to_timestamp(args, types, result) -> Column:
     """TO_TIMESTAMP(text[, Java pattern]): NULL where the text does not parse, as in Flink
-    (parsed in the session's time zone, read back as the local date-time it names)."""
-    return F.try_to_timestamp(*args)
+    (parsed in the session's time zone, read back as the local date-time it names), to the
+    millisecond."""
+    return fitted(F.try_to_timestamp(*args), result)
 
 
 def _to_timestamp_ltz(args: List[Column], types: List[DataType], result) -> Column:
@@ -409,6 +414,8 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "current_date": _call("current_date"), "current_timestamp": _call("current_timestamp"),
     "now": _call("current_timestamp"), "proctime": _call("current_timestamp"),
     "local_timestamp": _call("localtimestamp"),
+    "current_time": lambda args, types, result: F.call_function("current_time", F.lit(0)),
+    "local_time": lambda args, types, result: F.call_function("current_time", F.lit(0)),
     "current_row_timestamp": _call("current_timestamp"),
     "to_date": _call("to_date"), "to_time": _call("to_time"), "to_timestamp": _to_timestamp,
     "to_timestamp_ltz": _to_timestamp_ltz,
@@ -754,16 +761,71 @@ def literal(value, data_type: DataType) -> Column:
 
 
 def cast(column: Column, source: DataType, target: DataType, safe: bool) -> Column:
-    """CAST as Flink does it: TRUE -> 'TRUE', CHAR(n) padded, TRY_CAST gives NULL."""
-    if isinstance(target, CharType):
-        return F.rpad(as_text(column, source), target.length, " ")
-    if isinstance(target, VarCharType):
-        return as_text(column, source)
-    if isinstance(target, (TimestampType, LocalZonedTimestampType)) and not safe:
-        return column.cast(spark_type(target))
+    """CAST as Flink does it: TRUE -> 'TRUE', '1.5' -> 1, the value cut to the target's
+    length or precision (``fitted``), TRY_CAST gives NULL."""
+    if isinstance(target, (CharType, VarCharType)):
+        return fitted(as_text(column, source), target, source)
+    if isinstance(target, IntegralType) and isinstance(source, (CharType, VarCharType)):
+        column = _integral_text(column, spark_type(target), safe)
+    converted = column.try_cast(spark_type(target)) if safe else column.cast(spark_type(target))
+    return fitted(converted, target, source)
+
+
+def _integral_text(column: Column, integral, safe: bool) -> Column:
+    """A text as an integer as Flink reads it: '1.5' is 1 (Spark's cast refuses it); a
+    text that is no number fails in the integer cast, with its words."""
+    decimal = column.try_cast("decimal(38, 18)").try_cast(integral)
     if safe:
-        return column.try_cast(spark_type(target))
-    return column.cast(spark_type(target))
+        return F.coalesce(column.try_cast(integral), decimal)
+    return F.coalesce(column.try_cast(integral), decimal, column.cast(integral))
+
+
+def fitted(column: Column, target: DataType, source: Optional[DataType] = None) -> Column:
+    """``column`` cut to ``target`` as Flink's CAST cuts: VARCHAR(n) and VARBINARY(n) to n,
+    CHAR(n) padded with spaces and BINARY(n) with zero bytes, a timestamp's or a time's
+    fraction to its precision (truncated); inside arrays, maps and rows too. ``source``:
+    the value's type, when it already fits (a TIMESTAMP(3) cast to TIMESTAMP(3))."""
+    if source == target or not _cuts(target):
+        return column
+    if isinstance(target, CharType):
+        return F.rpad(column, target.length, " ")
+    if isinstance(target, BinaryType):
+        return F.rpad(column, target.length, F.lit(b"\0"))
+    if isinstance(target, (VarCharType, VarBinaryType)):
+        return F.substring(column, 1, target.length)
+    if isinstance(target, (TimestampType, LocalZonedTimestampType)):
+        if isinstance(source, type(target)) and source.precision <= target.precision:
+            return column
+        second = F.extract(F.lit("SECOND"), column)
+        scale = 10 ** target.precision
+        return column - F.make_dt_interval(F.lit(0), F.lit(0), F.lit(0),
+                                           second - F.floor(second * scale) / scale)
+    if isinstance(target, TimeType):
+        return column.cast(T.TimeType(target.precision)).cast(spark_type(target))
+    if isinstance(target, ArrayType):
+        return F.transform(column, lambda e: fitted(e, target.element_type))
+    if isinstance(target, MapType):
+        keyed = F.transform_keys(column, lambda k, _: fitted(k, target.key_type))
+        return F.transform_values(keyed, lambda _, v: fitted(v, target.value_type))
+    return F.when(column.isNotNull(), F.struct(*[
+        fitted(column[f.name], f.data_type).alias(f.name) for f in target.fields]))
+
+
+def _cuts(data_type: DataType) -> bool:
+    """Whether a value cast to ``data_type`` may be cut or padded (``fitted``)."""
+    if isinstance(data_type, (CharType, BinaryType)):
+        return True
+    if isinstance(data_type, (VarCharType, VarBinaryType)):
+        return data_type.length < MAX_LENGTH
+    if isinstance(data_type, (TimestampType, LocalZonedTimestampType, TimeType)):
+        return data_type.precision < 6
+    if isinstance(data_type, ArrayType):
+        return _cuts(data_type.element_type)
+    if isinstance(data_type, MapType):
+        return _cuts(data_type.key_type) or _cuts(data_type.value_type)
+    if isinstance(data_type, RowType):
+        return any(_cuts(f.data_type) for f in data_type.fields)
+    return False
 
 
 def as_text(column: Column, source: DataType) -> Column:

@@ -11,7 +11,9 @@ import dataclasses
 import hashlib
 import itertools
 import logging
+import math
 import re
+import struct
 import sys
 import time
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
@@ -473,10 +475,25 @@ def _changelog(updating: bool) -> str:
 def _collected_reader(data_type):
     """How a field's Spark value becomes the value PyFlink's ``collect()`` gives: the type's
     Python value, and BINARY and BYTES as a ``bytearray`` (Java's byte[] unpickled; a Python
-    function gets ``bytes``)."""
+    function gets ``bytes``), a FLOAT as its shortest decimal (Java's float as text)."""
     if isinstance(data_type, (BinaryType, VarBinaryType)):
         return lambda value: None if value is None else bytearray(value)
+    if isinstance(data_type, FloatType):
+        return shortest_single
     return data_type.python_value
+
+
+def shortest_single(value: Optional[float]) -> Optional[float]:
+    """A 32-bit float (widened to Python's float) as the shortest decimal that is the same
+    32-bit float, as Java writes a float: 0.1, not 0.10000000149011612."""
+    if value is None or not math.isfinite(value):
+        return value
+    single = struct.pack("<f", value)
+    for digits in range(1, 10):
+        shorter = float("%.*g" % (digits, value))
+        if struct.pack("<f", shorter) == single:
+            return shorter
+    return value
 
 
 def _in_order(df, *columns: str):

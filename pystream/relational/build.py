@@ -101,8 +101,7 @@ def correlate(rel: ops.Rel, call: ex.Expr, kind: str = "inner",
         raise ValidationException("join_lateral and flat_map take a table function call "
                                   "(udtf), not %s." % (call,))
     if not call.args:  # the function takes the whole row
-        call = ex.UserCall(call.function, (ex.Call("row", tuple(
-            ex.Column(n) for n in rel.schema.names)),))
+        call = ex.UserCall(call.function, (whole_row(rel.schema),))
     for a in call.args:
         type_of(a, rel.schema)  # unknown columns fail here, listing the fields
     row = call.function.result_type
@@ -694,3 +693,9 @@ def add_columns(rel: ops.Rel, exprs: Sequence[ex.Expr], replace_existing: bool) 
     kept = [e if isinstance(e, (ex.Column, ex.Alias)) else ex.Alias(e, (n,))
             for e, n in zip(kept, rel.schema.names)]
     return project(rel, kept + list(new.values()))
+
+
+def whole_row(schema: Schema) -> ex.Expr:
+    """The row of all of ``schema``'s columns, each field named as its column: what a
+    Python function given a whole row (``map``, ``flat_map``) is called with."""
+    return ex.Call("row", tuple(ex.Alias(ex.Column(n), (n,)) for n in schema.names))

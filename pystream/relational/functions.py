@@ -192,8 +192,8 @@ _SCALAR = {
     "proctime": returns(lambda: DataTypes.TIMESTAMP_LTZ(3), "never"),
     "current_row_timestamp": returns(lambda: DataTypes.TIMESTAMP_LTZ(3), "never"),
     "to_date": returns(DataTypes.DATE), "to_time": returns(lambda: DataTypes.TIME(0)),
-    "to_timestamp": returns(lambda: DataTypes.TIMESTAMP(3)),
-    "to_timestamp_ltz": returns(lambda: DataTypes.TIMESTAMP_LTZ(3)),
+    "to_timestamp": returns(lambda: DataTypes.TIMESTAMP(3), "always"),  # a text may not parse
+    "to_timestamp_ltz": returns(lambda: DataTypes.TIMESTAMP_LTZ(3), "always"),
     "date_format": returns(STRING), "extract": returns(BIGINT),
     "year": returns(BIGINT), "quarter": returns(BIGINT), "month": returns(BIGINT),
     "week": returns(BIGINT), "dayofyear": returns(BIGINT), "dayofmonth": returns(BIGINT),
@@ -257,7 +257,7 @@ _SCALAR = {
     "bitmap_to_array": returns(lambda: DataTypes.ARRAY(DataTypes.INT().not_null())),
     # the type of the argument as Flink writes it (a second argument, TRUE: "at run time",
     # gives the same text)
-    "typeof": returns(STRING, "never"),
+    "typeof": returns(STRING, "always"),
 }
 
 _AGGREGATE = ["sum", "sum0", "count", "avg", "min", "max", "stddev_pop", "stddev_samp",

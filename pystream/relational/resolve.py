@@ -124,8 +124,8 @@ def _derive(expr: Expr, schema: Schema) -> DataType:
             return _field_access(expr, schema)
         if expr.name in ("object_of", "object_update"):
             return _structured(expr, schema)
-        if expr.name == "row":  # a column keeps its name as the field's name
-            return RowType([RowField(a.name if isinstance(a, Column) else "f%d" % i,
+        if expr.name == "row":  # fields f0, f1, ... unless named by an alias
+            return RowType([RowField(a.names[0] if isinstance(a, Alias) else "f%d" % i,
                                      type_of(a, schema)) for i, a in enumerate(expr.args)],
                            False)
         function = functions.lookup(expr.name)

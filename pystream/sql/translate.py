@@ -1162,15 +1162,17 @@ def _cast(node: exp.Cast, scope: Optional[Scope]) -> ex.Expr:
 
 
 def _literal_type(node: exp.Cast):
-    """A ``TIMESTAMP '2024-01-01 10:00:00.123'`` literal's type: as many digits of a second
-    as the literal writes (TIMESTAMP(3) here, TIMESTAMP(0) without a fraction), as Flink
-    types it; None for other casts."""
+    """A ``TIMESTAMP '2024-01-01 10:00:00.123'`` or ``TIME '10:00:00.12'`` literal's type:
+    as many digits of a second as the literal writes (TIMESTAMP(3), TIME(2); none without a
+    fraction), as Flink types it; None for other casts."""
     literal, to = node.this, node.to
+    kinds = {exp.DataType.Type.TIMESTAMP: DataTypes.TIMESTAMP,
+             exp.DataType.Type.TIME: DataTypes.TIME}
     if type(node) is not exp.Cast or not isinstance(literal, exp.Literal) or \
-            not literal.is_string or to.this != exp.DataType.Type.TIMESTAMP or to.expressions:
+            not literal.is_string or to.this not in kinds or to.expressions:
         return None
     fraction = re.search(r"\.(\d+)\s*$", literal.this)
-    return DataTypes.TIMESTAMP(min(len(fraction.group(1)), 9) if fraction else 0)
+    return kinds[to.this](min(len(fraction.group(1)), 9) if fraction else 0)
 
 
 def _count(node: exp.Count, scope: Optional[Scope]) -> ex.Expr:
@@ -1262,6 +1264,16 @@ def _json_path_call(node: JsonPathCall, scope: Optional[Scope]) -> ex.Expr:
         returning, behaviours)
 
 
+def _row(items: List[exp.Expression], scope: Optional[Scope]) -> ex.Expr:
+    """ROW(a, b) or (a, b): Flink SQL names its fields EXPR$0, EXPR$1, ..."""
+    return ex.Call("row", tuple(ex.Alias(e, ("EXPR$%d" % i,))
+                                for i, e in enumerate(_args(items, scope))))
+
+
+def _tuple(node: exp.Tuple, scope: Optional[Scope]) -> ex.Expr:
+    return _row(node.expressions, scope)
+
+
 def _anonymous(node: exp.Anonymous, scope: Optional[Scope]) -> ex.Expr:
     """A function sqlglot does not know: a legacy window property, ROW(...), a user's or a
     built-in function by name."""
@@ -1269,7 +1281,7 @@ def _anonymous(node: exp.Anonymous, scope: Optional[Scope]) -> ex.Expr:
     if prop is not None:
         return prop
     if node.name.upper() == "ROW":
-        return ex.Call("row", _args(node.expressions, scope))
+        return _row(node.expressions, scope)
     if any(isinstance(a, exp.Distinct) for a in node.expressions):  # COLLECT(DISTINCT x)
         call = _function(node.name, [to_expr(e, scope) for a in node.expressions
                                      for e in (a.expressions if isinstance(a, exp.Distinct)
@@ -1520,5 +1532,6 @@ EXPRESSIONS: Dict[type, Callable[[Any, Optional[Scope]], ex.Expr]] = {
     exp.IgnoreNulls: lambda node, scope: _nulls_of(node, scope, "array_agg_ignore_nulls"),
     exp.RespectNulls: lambda node, scope: _nulls_of(node, scope, "array_agg"),
     exp.Anonymous: _anonymous,
+    exp.Tuple: _tuple,
     exp.Func: _builtin,
 }

@@ -187,8 +187,7 @@ class Table:
         (named as the ROW's), any other result one column ``_c0``. A function given alone is
         called with the whole row."""
         if not isinstance(func, Expression):
-            func = func(Expression(ex.Call("row", tuple(ex.Column(n)
-                                                         for n in self._rel.schema.names))))
+            func = func(Expression(build.whole_row(self._rel.schema)))
         call = _nodes([func], self._t_env)[0]
         result = build.type_of(call, self._rel.schema)
         if not hasattr(result, "fields"):
@@ -352,8 +351,7 @@ def _aggregate_call(table: Table, func) -> Tuple[ex.Expr, Tuple[str, ...]]:
         names, node = node.names, node.expr
     node = table._t_env._with_user_functions(node)
     if isinstance(node, ex.UserCall) and not node.args:  # the whole row, as one Row
-        node = dataclasses.replace(node, args=(ex.Call("row", tuple(
-            ex.Column(n) for n in table._rel.schema.names)),))
+        node = dataclasses.replace(node, args=(build.whole_row(table._rel.schema),))
     return node, names
 
 

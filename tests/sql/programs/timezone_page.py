@@ -18,7 +18,7 @@ for zone in ("UTC", "Asia/Shanghai", "America/Los_Angeles"):
         CAST(ntz AS TIMESTAMP_LTZ(3)) AS ntz_as_ltz, TO_TIMESTAMP_LTZ(0, 0) AS epoch,
         FROM_UNIXTIME(0) AS from_unix, UNIX_TIMESTAMP('1970-01-01 08:00:00') AS unix,
         CAST(d AS TIMESTAMP_LTZ(3)) AS d_as_ltz, DATE_FORMAT(ltz, 'yyyy-MM-dd HH:mm:ss') AS fmt,
-        EXTRACT(HOUR FROM ltz) AS h, TYPEOF(ltz) AS ty
+        EXTRACT(HOUR FROM ltz) AS h
         FROM T1""").print()
 
 directory = tempfile.mkdtemp()
