@@ -3,7 +3,15 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Set
 
+from pystream.util.exceptions import IllegalArgumentException
+
 __all__ = ["Configuration"]
+
+
+def _boolean(text: str) -> bool:
+    if text.lower() not in ("true", "false"):
+        raise ValueError(text)
+    return text.lower() == "true"
 
 
 class Configuration:
@@ -46,21 +54,30 @@ class Configuration:
         return value.split(";")
 
     def get_integer(self, key: str, default_value: int) -> int:
-        return int(self._data[key]) if key in self._data else default_value
+        return self._parsed(key, int, default_value)
+
+    def _parsed(self, key: str, parse, default_value):
+        """The value of ``key`` parsed by ``parse``, ``default_value`` when unset; a value
+        that does not parse fails as Flink's does (``Could not parse value ...``)."""
+        if key not in self._data:
+            return default_value
+        try:
+            return parse(self._data[key].strip())
+        except ValueError:
+            raise IllegalArgumentException.unparsed(key, self._data[key]) from None
 
     def set_integer(self, key: str, value: int) -> "Configuration":
         return self.set_string(key, str(int(value)))
 
     def get_boolean(self, key: str, default_value: bool) -> bool:
-        if key not in self._data:
-            return default_value
-        return self._data[key].strip().lower() == "true"
+        return self._parsed(key, _boolean, default_value)
 
     def set_boolean(self, key: str, value: bool) -> "Configuration":
         return self.set_string(key, "true" if value else "false")
 
     def get_float(self, key: str, default_value: float) -> float:
-        return float(self._data[key]) if key in self._data else default_value
+        value = self._parsed(key, float, default_value)
+        return value if value is None else float(value)
 
     def set_float(self, key: str, value: float) -> "Configuration":
         return self.set_string(key, repr(float(value)))
@@ -98,6 +115,6 @@ class Configuration:
         return hash(tuple(sorted(self._data.items())))
 
     def __str__(self):
-        return str(self._data)
+        return "{%s}" % ", ".join("%s=%s" % item for item in self._data.items())
 
     __repr__ = __str__

@@ -146,6 +146,15 @@ _UNIT_MILLIS = {"ms": 1, "milli": 1, "millis": 1, "millisecond": 1, "millisecond
                 "d": 86_400_000, "day": 86_400_000, "days": 86_400_000}
 
 
+def duration_text(millis: int) -> str:
+    """A duration as Flink writes it, in the largest unit that holds it whole: ``1 h``,
+    ``90 s``, ``1500 ms``."""
+    for unit, size in (("d", 86_400_000), ("h", 3_600_000), ("min", 60_000), ("s", 1000)):
+        if millis and millis % size == 0:
+            return "%d %s" % (millis // size, unit)
+    return "%d ms" % millis
+
+
 def duration_millis(text: str) -> int:
     """Milliseconds of a Flink duration setting: ``"500"`` (ms), ``"5 s"``, ``"1min"``."""
     match = re.fullmatch(r"\s*(-?\d+)\s*([a-zA-Z]*)\s*", text)

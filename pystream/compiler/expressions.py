@@ -448,6 +448,8 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     **JSON_PATH_FUNCTIONS,
     **BITMAP_FUNCTIONS,
     "typeof": typeof,
+    "sink_not_null": lambda args, types, result: F.when(
+        args[0].isNull(), F.raise_error(args[1])).otherwise(args[0]),
     # in a plain GROUP BY (grouping sets give their values: relational.build._groupings)
     **{name: lambda args, types, result: F.lit(0) for name in (
         "grouping", "grouping_id", "group_id")},

@@ -16,7 +16,7 @@ import re
 import struct
 import sys
 import time
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional
 
 from pyspark.sql import functions as F
 
@@ -52,9 +52,9 @@ from pystream.plan import JobSettings, Plan, plan
 from pystream.plan.planner import streams_of
 from pystream.plan.relational import reads_changelog
 from pystream.relational import operations as ops
-from pystream.relational.catalog import CatalogTable
+from pystream.relational.catalog import CatalogTable, written_columns
 from pystream.relational.explain import explain
-from pystream.relational.schema import Field, Schema
+from pystream.relational.schema import Schema
 from pystream.runtime.errors import find_report, job_error_from
 from pystream.runtime.metric_reports import MetricsTarget, make_job_target
 from pystream.session import get_session, session_time_zone
@@ -377,7 +377,7 @@ class TableJob:
         """INSERT INTO the connector table ``target``: runs now (a bounded query) or starts
         its streaming job (an unbounded one); the client of the statement's job."""
         rel = self.rel
-        physical, metadata = _written(target)
+        physical, metadata = written_columns(target)
         primary_key = tuple(target.schema.primary_key)
         check_options(name, target.options, physical, source=False)
         _check_insert(rel.schema, physical, name)
@@ -701,15 +701,6 @@ def _spark_message(text: str) -> str:
         if raised:
             line = line[:line.index("Traceback")] + raised[-1]
     return line
-
-
-def _written(target: CatalogTable) -> Tuple[Schema, Dict[str, str]]:
-    """The columns an INSERT into ``target`` writes (its physical columns and persisted
-    metadata columns; a VIRTUAL one is read only), and its metadata columns' keys."""
-    written = [c for c in target.schema.columns
-               if c.kind == "physical" or (c.kind == "metadata" and not c.virtual)]
-    return (Schema(tuple(Field(c.name, c.data_type) for c in written)),
-            {c.name: c.key for c in written if c.kind == "metadata"})
 
 
 def _check_insert(query: Schema, sink: Schema, name: str) -> None:

@@ -329,7 +329,9 @@ class Compiler:
         return Flow(df=df, layout=layout, type_info=PICKLED, parallelism=p,
                     bounded=all(f.bounded for f in flows),
                     event_time=any(f.event_time for f in flows),
-                    watermarked=all(f.watermarked for f in flows),
+                    # a watermark declared upstream of either input holds for both: Spark
+                    # refuses to declare another on their union
+                    watermarked=any(f.watermarked for f in flows),
                     watermark_delay_ms=max(f.watermark_delay_ms or 0 for f in flows))
 
     def _keyed_streaming(self, node: graph.Keyed, keyed: Flow, p: int, info: TaskInfo,

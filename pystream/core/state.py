@@ -339,8 +339,10 @@ class StateTtlConfig:
         return ttl.to_milliseconds() if isinstance(ttl, (Time, Duration)) else int(ttl)
 
     def __repr__(self):
-        return "StateTtlConfig(update_type=%s, state_visibility=%s, ttl=%s)" % (
-            self._update_type.name, self._state_visibility.name, self._ttl)
+        """As PyFlink writes it (its spacing too)."""
+        return ("StateTtlConfig<update_type=%s, state_visibility=%s,ttl_time_characteristic "
+                "=%s,ttl=%s>" % (self._update_type, self._state_visibility,
+                                 self._ttl_time_characteristic, self._ttl))
 
     class Builder:
         def __init__(self, ttl):

@@ -7,12 +7,14 @@ of select lists here: ``select(a, b.sum + 1)`` after ``group_by(a)`` becomes an 
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from pystream.common import type_rules
 from pystream.common.data_types import (
     ArrayType,
+    BinaryType,
     CharType,
     DataTypes,
     LocalZonedTimestampType,
@@ -20,6 +22,7 @@ from pystream.common.data_types import (
     MultisetType,
     RowType,
     TimestampType,
+    VarBinaryType,
     VarCharType,
 )
 from pystream.relational import expressions as ex
@@ -699,3 +702,38 @@ def whole_row(schema: Schema) -> ex.Expr:
     """The row of all of ``schema``'s columns, each field named as its column: what a
     Python function given a whole row (``map``, ``flat_map``) is called with."""
     return ex.Call("row", tuple(ex.Alias(ex.Column(n), (n,)) for n in schema.names))
+
+
+TEXTS = (CharType, VarCharType)
+BYTES = (BinaryType, VarBinaryType)
+
+
+def into_sink(rel: ops.Rel, columns: Schema, not_null: str) -> ops.Rel:
+    """``rel`` as an INSERT writes it into a table of ``columns``: a text or binary value
+    cast to its column's type (Flink's implicit cast: a CHAR(n) padded, a VARCHAR(n) cut),
+    and a NULL in a NOT NULL column failing the job (``not_null`` 'ERROR') or its row left
+    out ('DROP'), as Flink's ``table.exec.sink.not-null-enforcer`` says."""
+    exprs, required = [], []
+    for source, target in zip(rel.schema, columns):
+        expr: ex.Expr = ex.Column(source.name)
+        if source.data_type.nullable() != target.data_type.nullable() and any(
+                isinstance(source.data_type, family) and isinstance(target.data_type, family)
+                for family in (TEXTS, BYTES)):
+            expr = ex.Cast(expr, target.data_type.nullable())
+        if not target.data_type.is_nullable and source.data_type.is_nullable:
+            required.append(source.name)
+            if not_null == "ERROR":
+                expr = ex.Call("sink_not_null", (expr, ex.Literal(
+                    "Column '%s' is NOT NULL, however, a null value is being written into "
+                    "it. You can set job configuration 'table.exec.sink.not-null-enforcer'="
+                    "'DROP' to suppress this exception and drop such records silently."
+                    % target.name, DataTypes.STRING().not_null())))
+        exprs.append(expr if expr == ex.Column(source.name) else
+                     ex.Alias(expr, (source.name,)))
+    if not_null == "DROP" and required:
+        rel = filter_(rel, functools.reduce(
+            lambda a, b: ex.Call("and", (a, b)),
+            [ex.Call("is_not_null", (ex.Column(n),)) for n in required]))
+    if all(e == ex.Column(f.name) for e, f in zip(exprs, rel.schema)):
+        return rel
+    return project(rel, exprs)

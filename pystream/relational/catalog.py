@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Dict, Optional, Tuple
 
-__all__ = ["CatalogTable", "CatalogView"]
+from pystream.relational.schema import Field, Schema
+
+__all__ = ["CatalogTable", "CatalogView", "written_columns"]
 
 
 @dataclass(frozen=True)
@@ -24,3 +26,12 @@ class CatalogView:
 
     rel: Any
     query: Optional[str] = None
+
+
+def written_columns(target: CatalogTable) -> Tuple[Schema, Dict[str, str]]:
+    """The columns an INSERT into ``target`` writes (its physical columns and persisted
+    metadata columns; a VIRTUAL one is read only), and its metadata columns' keys."""
+    written = [c for c in target.schema.columns
+               if c.kind == "physical" or (c.kind == "metadata" and not c.virtual)]
+    return (Schema(tuple(Field(c.name, c.data_type) for c in written)),
+            {c.name: c.key for c in written if c.kind == "metadata"})

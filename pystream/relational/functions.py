@@ -258,6 +258,9 @@ _SCALAR = {
     # the type of the argument as Flink writes it (a second argument, TRUE: "at run time",
     # gives the same text)
     "typeof": returns(STRING, "always"),
+    # a value written into a NOT NULL sink column (pystream's: Flink's sink enforcer; its
+    # second argument the message a NULL fails the job with)
+    "sink_not_null": lambda types: types[0].not_null(),
 }
 
 _AGGREGATE = ["sum", "sum0", "count", "avg", "min", "max", "stddev_pop", "stddev_samp",

@@ -257,8 +257,8 @@ class ListStateImpl(_Handle, api.ListState):
         return [] if v is _MISSING else list(v)  # a snapshot: later adds change the cache
 
     def add(self, value) -> None:
-        if value is None:
-            raise ValueError("You cannot add null to a ListState.")
+        if value is None and not isinstance(self._elem_type(), PickledBytesTypeInfo):
+            raise ValueError("You cannot add null to a ListState.")  # (a pickled one keeps it)
         self._check(value, self._elem_type())
         items = self._read()
         if items is _MISSING:
@@ -320,7 +320,8 @@ class MapStateImpl(_Handle, api.MapState):
             self.clear()
 
     def contains(self, key) -> bool:
-        return key in self._dict()
+        """Whether ``key`` has a value: one put as None is none, as in PyFlink."""
+        return self._dict().get(key) is not None
 
     def items(self):
         return list(self._dict().items())
@@ -365,6 +366,9 @@ class AggregatingStateImpl(_Handle, api.AggregatingState):
         return None if acc is _MISSING else self._agg.get_result(acc)
 
     def add(self, value) -> None:
+        if value is None:  # as Flink's heap state: adding null clears the state
+            self.clear()
+            return
         acc = self._read()
         if acc is _MISSING:
             acc = self._agg.create_accumulator()

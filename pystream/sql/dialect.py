@@ -91,10 +91,19 @@ class FlinkParser(Spark.Parser):
     def _parse_types(self, check_func: bool = False, schema: bool = False,
                      allow_identifiers: bool = True, with_collation: bool = False):
         """Types as written: CHAR(n) and VARCHAR(n) keep their lengths (Hive's parser, which
-        Spark's extends, turns them into STRING outside table schemas)."""
-        return Parser._parse_types(self, check_func=check_func, schema=schema,
-                                   allow_identifiers=allow_identifiers,
-                                   with_collation=with_collation)
+        Spark's extends, turns them into STRING outside table schemas); a type inside another
+        may say NOT NULL (``ARRAY<INT NOT NULL>``: the node's ``nullable`` is False)."""
+        self._type_depth = getattr(self, "_type_depth", 0) + 1
+        try:
+            node = Parser._parse_types(self, check_func=check_func, schema=schema,
+                                       allow_identifiers=allow_identifiers,
+                                       with_collation=with_collation)
+        finally:
+            self._type_depth -= 1
+        if isinstance(node, exp.DataType) and self._type_depth and \
+                self._match_text_seq("NOT", "NULL"):
+            node.set("nullable", False)
+        return node
 
     FUNCTIONS = {
         **Spark.Parser.FUNCTIONS,

@@ -27,7 +27,7 @@ def _sized(make: Callable[[int], DataType], default: int) -> Callable[[exp.DataT
 SIMPLE: Dict[D, Callable[[exp.DataType], DataType]] = {
     D.TEXT: lambda n: DataTypes.STRING(),
     D.CHAR: _sized(DataTypes.CHAR, 1),
-    D.VARCHAR: _sized(DataTypes.VARCHAR, 1),
+    D.VARCHAR: _sized(DataTypes.VARCHAR, MAX_LENGTH),  # VARCHAR alone is STRING
     D.BINARY: _sized(DataTypes.BINARY, 1),
     D.VARBINARY: _sized(DataTypes.VARBINARY, MAX_LENGTH),
     D.BOOLEAN: lambda n: DataTypes.BOOLEAN(),
@@ -48,7 +48,12 @@ SIMPLE: Dict[D, Callable[[exp.DataType], DataType]] = {
 
 
 def data_type_from_sql(node: exp.DataType) -> DataType:
-    """The DataType a parsed SQL type names."""
+    """The DataType a parsed SQL type names (NOT NULL inside another type: ``nullable``)."""
+    data_type = _data_type(node)
+    return data_type.not_null() if node.args.get("nullable") is False else data_type
+
+
+def _data_type(node: exp.DataType) -> DataType:
     kind = node.this
     if kind in SIMPLE:
         return SIMPLE[kind](node)

@@ -55,7 +55,7 @@ class StatementSet:
         names = [n for r in results for n in r.get_table_schema().get_field_names()]
         values = tuple(v for r in results for row in r.collect() for v in row)
         result = TableResult.of_rows(names, [DataTypes.BIGINT().not_null()] * len(names),
-                                     [values])
+                                     [values], raw=True)
         clients = [r.get_job_client() for r in results if r.get_job_client() is not None]
         if clients:  # streaming INSERTs: wait() waits for all of them
             result._job_client = JobClients(clients)

@@ -2,15 +2,45 @@
 from __future__ import annotations
 
 import datetime
+import re
+import zoneinfo
 from typing import Dict, Optional
 
 from pystream.common.configuration import Configuration
+from pystream.common.time import duration_millis, duration_text
 from pystream.errors import UnsupportedFeatureError
+from pystream.session import session_time_zone
 from pystream.table.sql_dialect import SqlDialect
+from pystream.util.exceptions import IllegalArgumentException, ValidationException
 
 __all__ = ["TableConfig"]
 
-DEFAULTS = {"table.local-time-zone": "default"}
+# the options whose values a job checks before it runs, as Flink parses them: their choices
+CHOICES = {"table.exec.sink.not-null-enforcer": ("ERROR", "DROP"),
+           "table.exec.sink.type-length-enforcer": ("IGNORE", "TRIM_PAD"),
+           "table.exec.mini-batch.enabled": ("TRUE", "FALSE"),
+           "table.dml-sync": ("TRUE", "FALSE"),
+           "execution.runtime-mode": ("STREAMING", "BATCH", "AUTOMATIC")}
+INTEGERS = ("table.exec.mini-batch.size", "table.exec.resource.default-parallelism",
+            "parallelism.default")
+DURATIONS = ("table.exec.state.ttl", "table.exec.mini-batch.allow-latency")
+_OFFSET = re.compile(r"(?:GMT|UTC|UT)?[+-]\d{1,2}(?::?\d{2}(?::?\d{2})?)?|Z")
+_INVALID_ZONE = ("Invalid time zone. The value should be a Time Zone Database (TZDB) ID such as "
+                 "'America/Los_Angeles' to include daylight saving time. Fixed offsets are "
+                 "supported using 'GMT-03:00' or 'GMT+03:00'. Or use 'UTC' without time zone "
+                 "and daylight saving time.")
+
+
+def is_zone_id(text: str) -> bool:
+    """Whether Java's ``ZoneId.of`` takes ``text``: a region (``Asia/Tokyo``), ``UTC``, or an
+    offset (``GMT-08:00``, ``+08:00``)."""
+    if _OFFSET.fullmatch(text):
+        return True
+    try:
+        zoneinfo.ZoneInfo(text)
+    except (ValueError, zoneinfo.ZoneInfoNotFoundError):
+        return False
+    return True
 
 
 class TableConfig:
@@ -21,7 +51,7 @@ class TableConfig:
         self._configuration = Configuration(configuration) if configuration else Configuration()
 
     def get(self, key: str, default_value: Optional[str] = None) -> Optional[str]:
-        return self._configuration.get_string(key, DEFAULTS.get(key, default_value))
+        return self._configuration.get_string(key, default_value)
 
     def set(self, key: str, value: str) -> "TableConfig":
         self._configuration.set_string(key, str(value))
@@ -36,27 +66,70 @@ class TableConfig:
             self._configuration.remove_config(key)
 
     def get_local_timezone(self) -> str:
-        return self.get("table.local-time-zone")
+        """``table.local-time-zone``; unset or ``default``, the zone the session's jobs use."""
+        zone = self.get("table.local-time-zone")
+        if not zone or zone == "default":
+            return session_time_zone()
+        if not is_zone_id(zone):
+            raise ValidationException(_INVALID_ZONE)
+        return zone
 
     def set_local_timezone(self, timezone_id: str) -> None:
+        if not isinstance(timezone_id, str):
+            raise TypeError("TableConfig.timezone should be a string!")
+        if not is_zone_id(timezone_id):
+            raise ValidationException("Unknown time-zone ID: %s" % timezone_id)
         self.set("table.local-time-zone", timezone_id)
 
     def get_max_generated_code_length(self) -> int:
         return int(self.get("table.generated-code.max-length", "4000"))
 
     def set_max_generated_code_length(self, max_generated_code_length: int) -> None:
+        if not isinstance(max_generated_code_length, int):
+            raise TypeError("TableConfig.max_generated_code_length should be a int value!")
         self.set("table.generated-code.max-length", str(max_generated_code_length))
 
     def set_idle_state_retention(self, duration: datetime.timedelta) -> None:
-        self.set("table.exec.state.ttl", "%d ms" % (duration / datetime.timedelta(milliseconds=1)))
+        """``table.exec.state.ttl``, written as Flink writes a duration (``1 h``)."""
+        millis = round(duration.total_seconds() * 1000)
+        self.set("table.exec.state.ttl", duration_text(millis))
 
     def get_idle_state_retention(self) -> datetime.timedelta:
         text = self.get("table.exec.state.ttl", "0 ms")
-        return datetime.timedelta(milliseconds=int(text.split()[0]))
+        try:
+            return datetime.timedelta(milliseconds=duration_millis(text))
+        except ValueError:
+            raise IllegalArgumentException.unparsed("table.exec.state.ttl", text) from None
 
     def get_sql_dialect(self) -> int:
         """The SQL dialect statements are parsed in (``SqlDialect.DEFAULT``)."""
-        return SqlDialect.HIVE if self.get("table.sql-dialect") == "hive" else SqlDialect.DEFAULT
+        dialect = (self.get("table.sql-dialect") or "default").upper()
+        if dialect not in ("DEFAULT", "HIVE"):
+            raise IllegalArgumentException(
+                "No enum constant org.apache.flink.table.api.SqlDialect.%s" % dialect)
+        return SqlDialect.HIVE if dialect == "HIVE" else SqlDialect.DEFAULT
+
+    def check_values(self) -> None:
+        """Fails on an option whose value does not parse as Flink parses it (a job checks
+        its options before it runs): a choice not among its choices, an integer or a
+        duration that is not one, an unknown time zone, an unknown SQL dialect."""
+        for key, choices in CHOICES.items():
+            value = self.get(key)
+            if value is not None and value.strip().upper() not in choices:
+                raise IllegalArgumentException.unparsed(key, value)
+        for key in INTEGERS:
+            value = self.get(key)
+            if value is not None and not re.fullmatch(r"\s*-?\d+\s*", value):
+                raise IllegalArgumentException.unparsed(key, value)
+        for key in DURATIONS:
+            value = self.get(key)
+            if value is not None:
+                try:
+                    duration_millis(value)
+                except ValueError:
+                    raise IllegalArgumentException.unparsed(key, value) from None
+        self.get_local_timezone()
+        self.get_sql_dialect()
 
     def set_sql_dialect(self, sql_dialect: int) -> None:
         """Parse statements in ``sql_dialect``: ``SqlDialect.DEFAULT``, Flink SQL (Hive's

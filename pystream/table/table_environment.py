@@ -28,6 +28,7 @@ from pystream.errors import UnsupportedFeatureError
 from pystream.relational import build
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
+from pystream.relational.catalog import written_columns
 from pystream.relational.explain import explain
 from pystream.relational.functions import FUNCTIONS
 from pystream.relational.schema import Field, Schema
@@ -89,10 +90,8 @@ class TableEnvironment:
         if environment_settings is None:
             environment_settings = EnvironmentSettings.in_streaming_mode()
         elif not isinstance(environment_settings, EnvironmentSettings):  # a Configuration
-            mode = environment_settings.get_string("execution.runtime-mode", "streaming")
-            builder = EnvironmentSettings.new_instance().with_configuration(environment_settings)
-            environment_settings = (builder.in_batch_mode() if mode.lower() == "batch"
-                                    else builder.in_streaming_mode()).build()
+            environment_settings = EnvironmentSettings.new_instance() \
+                .with_configuration(environment_settings).build()
         return TableEnvironment(environment_settings)
 
     # -- configuration -----------------------------------------------------------------------
@@ -359,6 +358,7 @@ class TableEnvironment:
         """The job that runs query ``rel``'s plan (the plan ``%explain`` shows)."""
         from pystream.compiler.table_job import TableJob  # Spark: imported when a job runs
 
+        self._config.check_values()
         return TableJob(query_plan(rel, self._query()))
 
     def execute_query_internal(self, rel: ops.Rel) -> TableResult:
@@ -387,11 +387,15 @@ class TableEnvironment:
             entry = _with_options(entry, options)
         if not isinstance(entry, CatalogTable):
             raise ValidationException("INSERT into a view is not supported: '%s'." % target)
+        columns = written_columns(entry)[0]
+        if len(rel.schema) == len(columns):  # (else the job says so)
+            not_null = (self._config.get("table.exec.sink.not-null-enforcer") or "ERROR")
+            rel = build.into_sink(rel, columns, not_null.strip().upper())
         job = self._job(rel)
         client = job.insert(name, entry, overwrite)
         return TableResult.of_rows(["default_catalog.default_database.%s" % name],
                                    [DataTypes.BIGINT()], [(-1,)], job.streaming,
-                                   job_client=client)
+                                   job_client=client, raw=True)
 
     def _to_pandas(self, rel: ops.Rel):
         return self._job(rel).to_pandas()

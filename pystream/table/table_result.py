@@ -30,20 +30,23 @@ class TableResult:
         self._taken = False
         self._max_column_width: Optional[int] = MAX_COLUMN_WIDTH  # None: no limit
         self._local_time_zone = local_time_zone  # TIMESTAMP_LTZ printed in it (None: ours)
+        self._raw = False  # print() writes the values as they are (an INSERT's)
 
     @staticmethod
     def of_rows(names: List[str], types, rows: List[tuple], streaming: bool = False,
                 kind: ResultKind = ResultKind.SUCCESS_WITH_CONTENT,
                 max_column_width: Optional[int] = MAX_COLUMN_WIDTH,
-                job_client=None) -> "TableResult":
+                job_client=None, raw: bool = False) -> "TableResult":
         """A result of rows known already (DDL's ``OK``, SHOW, DESCRIBE, an INSERT's -1);
         ``print()`` cuts its cells at ``max_column_width`` (None: never, as for SHOW
-        CREATE)."""
+        CREATE), or with ``raw`` writes each row's values as they are (an INSERT's
+        ``-1``, two INSERTs' ``-1, -1``)."""
         schema = TableSchema(list(names), list(types))
         result = TableResult(schema, kind,
                              lambda: CloseableIterator(iter([Row(*r) for r in rows])),
                              streaming, job_client=job_client, query=False)
         result._max_column_width = max_column_width
+        result._raw = raw
         return result
 
     # -- how the result prints (pystream's, for the shell's SQL modes)
@@ -96,6 +99,11 @@ class TableResult:
         that many rows (and stops the query)."""
         if self._kind is ResultKind.SUCCESS:
             print("OK")
+            return
+        if self._raw:
+            with self.collect() as rows:
+                for row in rows:
+                    print(", ".join(str(v) for v in row))
             return
         if self._unbounded:
             self._print_as_they_come(max_rows)

@@ -12,11 +12,21 @@ from pystream.errors import PystreamError
 __all__ = ["TableException", "ValidationException", "SqlParserException",
            "CatalogException", "DatabaseNotExistException", "TableNotExistException",
            "TableAlreadyExistException", "FunctionNotExistException",
-           "DatabaseAlreadyExistException", "DatabaseNotEmptyException"]
+           "DatabaseAlreadyExistException", "DatabaseNotEmptyException",
+           "IllegalArgumentException"]
 
 
 class TableException(PystreamError):
     """A general failure of the Table API or of a table job."""
+
+
+class IllegalArgumentException(PystreamError, ValueError):
+    """A setting's value that does not parse as its type says (Java's
+    ``IllegalArgumentException``): ``Could not parse value 'x' for key 'k'.``"""
+
+    @staticmethod
+    def unparsed(key: str, value: str) -> "IllegalArgumentException":
+        return IllegalArgumentException("Could not parse value '%s' for key '%s'." % (value, key))
 
 
 class ValidationException(TableException):
