@@ -4,7 +4,7 @@ from __future__ import annotations
 import datetime
 import re
 import zoneinfo
-from typing import Dict, Optional
+from typing import Callable, Dict, Optional
 
 from pystream.common.configuration import Configuration
 from pystream.common.time import duration_millis, duration_text
@@ -15,15 +15,36 @@ from pystream.util.exceptions import IllegalArgumentException, ValidationExcepti
 
 __all__ = ["TableConfig"]
 
-# the options whose values a job checks before it runs, as Flink parses them: their choices
-CHOICES = {"table.exec.sink.not-null-enforcer": ("ERROR", "DROP"),
-           "table.exec.sink.type-length-enforcer": ("IGNORE", "TRIM_PAD"),
-           "table.exec.mini-batch.enabled": ("TRUE", "FALSE"),
-           "table.dml-sync": ("TRUE", "FALSE"),
-           "execution.runtime-mode": ("STREAMING", "BATCH", "AUTOMATIC")}
-INTEGERS = ("table.exec.mini-batch.size", "table.exec.resource.default-parallelism",
-            "parallelism.default")
-DURATIONS = ("table.exec.state.ttl", "table.exec.mini-batch.allow-latency")
+def _is_duration(text: str) -> bool:
+    try:
+        duration_millis(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _choice(*choices: str) -> Callable[[str], bool]:
+    return lambda text: text.upper() in choices
+
+
+def _is_integer(text: str) -> bool:
+    return re.fullmatch(r"-?\d+", text) is not None
+
+
+# the options whose values a job checks before it runs, as Flink parses them
+CHECKS: Dict[str, Callable[[str], bool]] = {
+    "table.exec.sink.not-null-enforcer": _choice("ERROR", "DROP"),
+    "table.exec.sink.type-length-enforcer": _choice("IGNORE", "TRIM_PAD"),
+    "table.exec.mini-batch.enabled": _choice("TRUE", "FALSE"),
+    "table.dml-sync": _choice("TRUE", "FALSE"),
+    "execution.runtime-mode": _choice("STREAMING", "BATCH", "AUTOMATIC"),
+    "table.exec.mini-batch.size": _is_integer,
+    "table.exec.resource.default-parallelism": _is_integer,
+    "parallelism.default": _is_integer,
+    "table.exec.state.ttl": _is_duration,
+    "table.exec.mini-batch.allow-latency": _is_duration,
+}
+STREAMING_ONLY = "table.exec.mini-batch."  # options a BATCH job does not read
 _OFFSET = re.compile(r"(?:GMT|UTC|UT)?[+-]\d{1,2}(?::?\d{2}(?::?\d{2})?)?|Z")
 _INVALID_ZONE = ("Invalid time zone. The value should be a Time Zone Database (TZDB) ID such as "
                  "'America/Los_Angeles' to include daylight saving time. Fixed offsets are "
@@ -113,21 +134,12 @@ class TableConfig:
         """Fails on an option whose value does not parse as Flink parses it (a job checks
         its options before it runs): a choice not among its choices, an integer or a
         duration that is not one, an unknown time zone, an unknown SQL dialect."""
-        for key, choices in CHOICES.items():
+        batch = (self.get("execution.runtime-mode") or "").strip().upper() == "BATCH"
+        for key, parses in CHECKS.items():
             value = self.get(key)
-            if value is not None and value.strip().upper() not in choices:
+            if value is not None and not (batch and key.startswith(STREAMING_ONLY)) \
+                    and not parses(value.strip()):
                 raise IllegalArgumentException.unparsed(key, value)
-        for key in INTEGERS:
-            value = self.get(key)
-            if value is not None and not re.fullmatch(r"\s*-?\d+\s*", value):
-                raise IllegalArgumentException.unparsed(key, value)
-        for key in DURATIONS:
-            value = self.get(key)
-            if value is not None:
-                try:
-                    duration_millis(value)
-                except ValueError:
-                    raise IllegalArgumentException.unparsed(key, value) from None
         self.get_local_timezone()
         self.get_sql_dialect()
 
