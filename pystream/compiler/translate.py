@@ -17,13 +17,13 @@ from pystream.compiler.flow import Flow
 from pystream.compiler.sources import source_flow
 from pystream.errors import PystreamError
 from pystream.plan import CHAIN, REBALANCE, Plan
-from pystream.plan.batch import uses_timers
+from pystream.plan.batch import registers_event_timers_only, uses_timers
 from pystream.runtime.context import TaskInfo
 from pystream.runtime.dependencies import Bundle, shipped
 from pystream.runtime.key_groups import KeyPlacement
 from pystream.runtime.keyed_batch import INPUT, BoundedKeyedStage, KeyedBatchStage
 from pystream.runtime.keyed_broadcast import KeyGroups, group_keys
-from pystream.runtime.keyed_stream import TS_MILLIS, KeyedProcessor
+from pystream.runtime.keyed_stream import EARLIEST_MS, TS_MILLIS, KeyedProcessor
 from pystream.runtime.layout import (
     KEY,
     ORDER,
@@ -361,6 +361,8 @@ class Compiler:
         if keyed.layout.watermarks and time_mode == "EventTime":
             columns.append(WM)  # the watermark each record came with (``runtime.arrivals``)
         if time_mode == "EventTime" and not watermarked:
+            if not timestamped:  # records without timestamps keep the watermark at its
+                df = df.withColumn(TS, F.timestamp_millis(F.lit(EARLIEST_MS)))  # least
             df = df.select(*columns, TS)
             if keyed.bounded:
                 df = df.union(end_of_input_marker(self, df.columns))
@@ -386,8 +388,12 @@ class Compiler:
         """Spark's time mode for a keyed operator: the timers it can fire natively."""
         if not uses_timers(node):
             return "None"
-        if node.time_domain == "processing" or not flow.event_time:
+        if node.time_domain == "processing":
             return "ProcessingTime"
+        if not flow.event_time:  # no timestamps: event-time timers fire at the end of a
+            # bounded input (Flink's final watermark), when they are the function's timers
+            known = node.time_domain == "event" or registers_event_timers_only(node)
+            return "EventTime" if flow.bounded and known else "ProcessingTime"
         return "EventTime"
 
     @translate.register

@@ -103,3 +103,25 @@ def uses_timers(node: graph.Keyed) -> bool:
         if isinstance(function, base):
             return overrides(function, base, "on_timer")
     return callable(getattr(function, "on_timer", None))
+
+
+def registers_event_timers_only(node: graph.Keyed) -> bool:
+    """Whether a keyed operator's function registers event-time timers and never
+    processing-time ones, as its methods' code reads (a function that names neither, or
+    both, is not known to)."""
+    names: Set[str] = set()
+    for attribute in vars(type(node.function)).values():
+        code = getattr(attribute, "__code__", None)
+        if code is not None:
+            names |= _names_in(code)
+    return "register_event_time_timer" in names and \
+        "register_processing_time_timer" not in names
+
+
+def _names_in(code) -> Set[str]:
+    """The attribute and global names ``code`` and the functions defined in it use."""
+    names = set(code.co_names)
+    for constant in code.co_consts:
+        if hasattr(constant, "co_names"):
+            names |= _names_in(constant)
+    return names

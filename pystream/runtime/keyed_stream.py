@@ -46,6 +46,7 @@ INPUT = "__input"  # which input of a two-input operator a record comes from
 # passes every timer (a watermark this late is Flink's final one) and the operator skips the key.
 END_OF_INPUT_KEY = b""
 END_OF_INPUT_MS = 253402300799999  # 9999-12-31T23:59:59.999Z
+EARLIEST_MS = -62135596800000  # 0001-01-01T00:00:00Z: records without timestamps, in Spark's
 _END_OF_INPUT_WATERMARK = END_OF_INPUT_MS - 10 ** 12
 _STATE_SCHEMA = "blob binary"
 
