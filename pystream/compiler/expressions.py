@@ -73,8 +73,15 @@ def _is_integral(t: DataType) -> bool:
 
 
 def _divide(args: List[Column], types: List[DataType], result: DataType) -> Column:
+    """Java's division: an integer one truncates, a DOUBLE or FLOAT one by zero is
+    Infinity or NaN (Spark's ANSI division fails); an exact one by zero fails."""
     if _is_integral(types[0]) and _is_integral(types[1]):
         return F.call_function("div", args[0], args[1])  # Java's truncating int division
+    if isinstance(result, (DoubleType, FloatType)):
+        x, y = args[0].cast("double"), args[1].cast("double")
+        return F.when(x.isNull(), F.lit(None)).when(y == 0, F.when(
+            x > 0, F.lit(float("inf"))).when(x < 0, F.lit(float("-inf")))
+            .otherwise(F.lit(float("nan")))).otherwise(x / y)
     return args[0] / args[1]
 
 
@@ -306,6 +313,20 @@ def _op(fn: Callable) -> Callable:
     return lambda args, types, result: fn(*args)
 
 
+def _ordering(fn: Callable) -> Callable:
+    """``<``, ``<=``, ``>``, ``>=`` as Java compares: false with a DOUBLE or FLOAT NaN (Spark
+    orders NaN above every number). (``=`` stays Spark's, NaN = NaN, so that equi-joins on
+    such columns stay hash joins.)"""
+    def translate(args, types, result) -> Column:
+        compared = fn(*args)
+        approximate = [a for a, t in zip(args, types) if isinstance(t, (DoubleType, FloatType))]
+        if not approximate:
+            return compared
+        nan = functools.reduce(lambda x, y: x | y, [F.isnan(a) for a in approximate])
+        return F.when(nan, F.lit(False)).otherwise(compared)
+    return translate
+
+
 def _init_cap(text: Column) -> Column:
     """INITCAP as Flink's (Calcite's): words are runs of ASCII letters and digits, a word's
     first letter upper case and the others lower; any other character (a space, '-', 'Ä')
@@ -358,8 +379,10 @@ SPARK_FUNCTIONS: Dict[str, Callable[[List[Column], List[DataType], DataType], Co
     "times": _op(lambda a, b: a * b), "divide": _divide,
     "mod": _op(lambda a, b: a % b), "negate": _op(lambda a: -a), "unary_plus": _op(lambda a: a),
     "equals": _op(lambda a, b: a == b), "not_equals": _op(lambda a, b: a != b),
-    "greater_than": _op(lambda a, b: a > b), "greater_than_or_equal": _op(lambda a, b: a >= b),
-    "less_than": _op(lambda a, b: a < b), "less_than_or_equal": _op(lambda a, b: a <= b),
+    "greater_than": _ordering(lambda a, b: a > b),
+    "greater_than_or_equal": _ordering(lambda a, b: a >= b),
+    "less_than": _ordering(lambda a, b: a < b),
+    "less_than_or_equal": _ordering(lambda a, b: a <= b),
     "between": _between, "not_between": lambda a, t, r: ~_between(a, t, r),
     "in": _in, "not_in": lambda a, t, r: ~_in(a, t, r),
     "is_distinct_from": _op(lambda a, b: ~a.eqNullSafe(b)),
