@@ -135,8 +135,10 @@ class Compiler:
         self.fused.append(tuple(self._op_nodes[id(op)] for op in ops if id(op) in self._op_nodes))
 
     def materialize(self, flow: Flow, layout: Optional[Layout] = None,
-                    key_op: Optional[OpSpec] = None, side_tags: tuple = ()) -> Flow:
-        """Run the pending operators: a Flow whose DataFrame has ``layout``."""
+                    key_op: Optional[OpSpec] = None, side_tags: tuple = (),
+                    places_from_order: bool = False) -> Flow:
+        """Run the pending operators: a Flow whose DataFrame has ``layout`` (with
+        ``places_from_order``, see ``FusedStage``)."""
         layout = layout or Layout(flow.type_info, timestamped=flow.layout.timestamped,
                                   arrival=flow.layout.arrival,
                                   watermarks=flow.layout.watermarks)
@@ -145,7 +147,8 @@ class Compiler:
             return flow
         if not ops and flow.layout.type_info == layout.type_info and not layout.keyed:
             return flow.but(df=_project(flow.df, flow.layout, layout), layout=layout)
-        stage = FusedStage(ops=ops, input=flow.layout, output=layout, side_tags=side_tags)
+        stage = FusedStage(ops=ops, input=flow.layout, output=layout, side_tags=side_tags,
+                           places_from_order=places_from_order)
         self._record(ops)
         df = flow.df.mapInArrow(self.ship(stage), layout.spark_schema())
         return flow.but(df=df, layout=layout, ops=(), type_info=layout.type_info
@@ -167,8 +170,12 @@ class Compiler:
         """The input of ``key_by`` with its ``__key`` column (values pickled if ``pickled``),
         its keys placed so that of ``partitions`` hash partitions each key lands on the
         subtask Flink gives it (None: keys as they are); ``sequenced``: with each record's
-        place in its micro-batch."""
+        place in its micro-batch: after a keyed operator, its place in that operator's output
+        (not in its partition of keys)."""
         flow = self.flow(key_by.input)
+        in_order = sequenced and flow.settled and flow.ordered_df is not None
+        if in_order:
+            flow = flow.but(df=flow.ordered_df)
         key_op = self.op(key_by, "key", key_by.key_selector, parallelism)
         if partitions is not None:
             key_op = replace(key_op, placement=KeyPlacement(
@@ -176,7 +183,7 @@ class Compiler:
                 partitions, key_by.key_type))
         layout = Layout(PICKLED if pickled else flow.type_info, flow.layout.timestamped,
                         keyed=True, sequenced=sequenced, watermarks=flow.layout.watermarks)
-        return self.materialize(flow, layout, key_op=key_op)
+        return self.materialize(flow, layout, key_op=key_op, places_from_order=in_order)
 
     # -- translations
 

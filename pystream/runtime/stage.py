@@ -36,6 +36,8 @@ from pystream.runtime.key_groups import KeyPlacement
 from pystream.runtime.keyed import frozen_bytes, thaw
 from pystream.runtime.layout import (
     ARRIVAL,
+    ORDER,
+    SEQ,
     TAG,
     TS,
     WM,
@@ -261,6 +263,9 @@ class FusedStage:
     input: Layout
     output: Layout
     side_tags: tuple = ()
+    # the input carries ``__order`` (a keyed operator's output order) and the ops keep one
+    # record per record: each record's ``__seq`` is its ``__order``, not its partition's place
+    places_from_order: bool = False
 
     def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         ops = [_Op(spec) for spec in self.ops]
@@ -273,6 +278,9 @@ class FusedStage:
                     out = encode(*_run(ops, *decode(batch)))
                 else:
                     out = encode(*replay.run(ops, batch, *decode(batch)))
+                if self.places_from_order:
+                    out = out.set_column(out.schema.get_field_index(SEQ), SEQ,
+                                         batch.column(ORDER))
                 if out.num_rows:
                     yield out
 

@@ -3,6 +3,7 @@ no ``assign_timestamps_and_watermarks``), as Flink's State page writes its examp
 have no timestamp and the watermark stays at its least until the end of the input, whose final
 watermark fires every timer. STREAMING only: PyFlink 2.3's BATCH mode reads a key's state
 empty in ``on_timer`` (docs/state-and-time.md)."""
+# oracle: ordered
 from pyflink.common.typeinfo import Types
 from pyflink.datastream import RuntimeContext, StreamExecutionEnvironment
 from pyflink.datastream.functions import KeyedProcessFunction

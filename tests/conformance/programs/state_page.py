@@ -4,6 +4,7 @@ tuples, Rows and a class of the program (pickled); state TTL's builder and gette
 keyed FlatMap, Map and KeyedProcess functions with event-time timers, a KeyedCoProcessFunction,
 keyed and non-keyed broadcast state; STREAMING, then BATCH. Records carry their position as
 their timestamp (BATCH sorts a key's records by it); timers are set past every record."""
+# oracle: ordered
 
 from pyflink.common import Row, WatermarkStrategy
 from pyflink.common.time import Time
