@@ -185,6 +185,8 @@ class KeyedProcessor(StatefulProcessor):
         loads, value_at, ts_at, input_at = pickle.loads, self._value_at, self._ts_at, \
             self._input_at
         rows = list(rows)
+        if self._seq_at is not None:  # in the order the records came (their places)
+            rows.sort(key=lambda r: r[self._seq_at])
         values = [loads(r[value_at]) for r in rows]
         stamps = [r[ts_at] for r in rows] if ts_at is not None else [None] * len(rows)
         if self.after_event_time:
