@@ -57,7 +57,7 @@ from pystream.relational.explain import explain
 from pystream.relational.schema import Schema
 from pystream.runtime.errors import find_report, job_error_from
 from pystream.runtime.metric_reports import MetricsTarget, make_job_target
-from pystream.session import get_session, session_time_zone
+from pystream.session import get_session
 from pystream.util.exceptions import TableException, ValidationException
 
 __all__ = ["TableJob"]
@@ -94,9 +94,8 @@ class TableJob:
 
     def _context(self, compiler=None, read_once: bool = False) -> Context:
         spark = compiler.spark if compiler is not None else get_session()
-        zone = self.config.get("table.local-time-zone")
-        if not zone or zone == "default":  # the session's own (another environment's may
-            zone = session_time_zone()  # have been set before)
+        # (unset or 'default': the session's own; another environment's may have been set)
+        zone = self.config.get_local_timezone()
         spark.conf.set("spark.sql.session.timeZone", zone)
         arrow_batch = self.config.get("python.fn-execution.arrow.batch.size")
         if arrow_batch:  # the Arrow batches Python functions get

@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, Optional, Tuple
 
 from pystream.relational.schema import Field, Schema
+from pystream.util.exceptions import ValidationException
 
-__all__ = ["CatalogTable", "CatalogView", "written_columns"]
+__all__ = ["CatalogTable", "CatalogView", "written_columns", "view_not_enriched"]
 
 
 @dataclass(frozen=True)
@@ -35,3 +36,9 @@ def written_columns(target: CatalogTable) -> Tuple[Schema, Dict[str, str]]:
                if c.kind == "physical" or (c.kind == "metadata" and not c.virtual)]
     return (Schema(tuple(Field(c.name, c.data_type) for c in written)),
             {c.name: c.key for c in written if c.kind == "metadata"})
+
+
+def view_not_enriched(view) -> ValidationException:
+    """Flink's refusal of a statement's dynamic table options (an OPTIONS hint) on a view."""
+    return ValidationException("View '%s' cannot be enriched with new options. Hints can only "
+                               "be applied to tables." % view)

@@ -23,6 +23,7 @@ from pystream.errors import UnsupportedFeatureError
 from pystream.relational import build, constants, functions
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
+from pystream.relational.catalog import view_not_enriched
 from pystream.relational.resolve import aggregate_calls, output_name
 from pystream.relational.schema import Schema
 from pystream.sql import hints
@@ -174,8 +175,7 @@ def _from(t_env, node: exp.Expression, ctes) -> Scope:
         options = dynamic_options(t_env, node)
         if key.lower() in ctes:
             if options is not None:
-                raise ValidationException("View '%s' cannot be enriched with new options. "
-                                          "Hints can only be applied to tables." % key)
+                raise view_not_enriched(key)
             rel = ctes[key.lower()]
         else:
             rel = t_env.scan_internal(key, options)

@@ -28,7 +28,7 @@ from pystream.errors import UnsupportedFeatureError
 from pystream.relational import build
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
-from pystream.relational.catalog import written_columns
+from pystream.relational.catalog import view_not_enriched, written_columns
 from pystream.relational.explain import explain
 from pystream.relational.functions import FUNCTIONS
 from pystream.relational.schema import Field, Schema
@@ -325,12 +325,12 @@ class TableEnvironment:
         table options) over its own."""
         if path in self._anonymous:
             if options is not None:
-                raise _not_enriched(path)
+                raise view_not_enriched(path)
             return self._anonymous[path]._rel
         object_path, entry = self._catalogs.lookup(path)
         if isinstance(entry, CatalogView):
             if options is not None:
-                raise _not_enriched(object_path)
+                raise view_not_enriched(object_path)
             return entry.rel
         return self._connector_scan(object_path.name, _with_options(entry, options))
 
@@ -383,7 +383,7 @@ class TableEnvironment:
             object_path, entry = self._catalogs.lookup(target)
             name = object_path.name
             if isinstance(entry, CatalogView) and options is not None:
-                raise _not_enriched(object_path)
+                raise view_not_enriched(object_path)
             entry = _with_options(entry, options)
         if not isinstance(entry, CatalogTable):
             raise ValidationException("INSERT into a view is not supported: '%s'." % target)
@@ -619,11 +619,6 @@ def _with_options(entry, options: Optional[Mapping[str, str]]):
     if options is None or not isinstance(entry, CatalogTable):
         return entry
     return replace(entry, options={**entry.options, **options})
-
-
-def _not_enriched(view) -> ValidationException:
-    return ValidationException("View '%s' cannot be enriched with new options. Hints can only "
-                               "be applied to tables." % view)
 
 
 def connector_scan(name: str, entry: CatalogTable, is_bounded) -> ops.ConnectorScan:
