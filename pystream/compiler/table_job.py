@@ -688,18 +688,25 @@ def spark_job_errors() -> Iterator[None]:
 def _spark_message(text: str) -> str:
     """Spark's own error (``[ARITHMETIC_OVERFLOW] overflow. ...``) out of a Py4J report."""
     found = re.search(r"\[[A-Z][A-Z_.]+\][^\n]*", text)
-    if not found:
-        return text.strip().splitlines()[0]
+    if not found:  # a Python worker's failure without Spark's error class: what it raised
+        raised = _raised(text.split("\n\tat ")[0])
+        first = text.strip().splitlines()[0]
+        return first + (" " + raised if raised and raised not in first else "")
     line = found.group(0)
     if line.startswith("[USER_RAISED_EXCEPTION] "):  # pystream's own check, as it said it
         return explained(re.sub(r" SQLSTATE: \w+$", "", line[len("[USER_RAISED_EXCEPTION] "):]))
     if line.rstrip().endswith("Traceback (most recent call last):"):  # a Python worker's
-        python = text[found.end():].split("\n\tat ")[0]  # its traceback, not the JVM's
-        raised = [t.strip() for t in python.splitlines()
-                  if re.match(r"[A-Za-z_][\w.]*(Error|Exception)\b", t.strip())]
+        raised = _raised(text[found.end():].split("\n\tat ")[0])  # not the JVM's frames
         if raised:
-            line = line[:line.index("Traceback")] + raised[-1]
+            line = line[:line.index("Traceback")] + raised
     return line
+
+
+def _raised(traceback: str) -> Optional[str]:
+    """The last exception a Python traceback's text shows (``ValueError: ...``)."""
+    raised = [t.strip() for t in traceback.splitlines()
+              if re.match(r"[A-Za-z_][\w.]*(Error|Exception)\b", t.strip())]
+    return raised[-1] if raised else None
 
 
 def _check_insert(query: Schema, sink: Schema, name: str) -> None:

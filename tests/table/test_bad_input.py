@@ -2,6 +2,7 @@
 stays usable: a valid query runs right after each one."""
 import pytest
 
+from pystream.compiler.table_job import _spark_message
 from pystream.errors import UnsupportedFeatureError
 from pystream.table import DataTypes, SqlDialect
 from pystream.table.expressions import col
@@ -124,3 +125,16 @@ def test_from_changelog_of_a_change_it_does_not_know_names_it(streaming_t_env):
     with pytest.raises(UnsupportedFeatureError, match="only its default form"):
         cdc.to_changelog(col("v"))
     still_usable(streaming_t_env)
+
+
+def test_a_failure_in_pystreams_own_python_keeps_what_it_raised():
+    """A Table job's Python worker failure that Spark gives no error class of (pystream's
+    own runtime, not a user function) still says what was raised, not only where."""
+    text = "\n".join(["An exception was thrown from the Python worker:",
+                      "Traceback (most recent call last):",
+                      '  File "/x/running.py", line 5, in _chunk', "    x[-1]",
+                      "IndexError: index -1 is out of bounds for axis 0 with size 0",
+                      "\tat org.apache.spark.api.python.BasePythonRunner.read(X.scala:1)"])
+    assert _spark_message(text) == ("An exception was thrown from the Python worker: "
+                                    "IndexError: index -1 is out of bounds for axis 0 with "
+                                    "size 0")
