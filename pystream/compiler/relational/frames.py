@@ -109,6 +109,13 @@ def retractions(df: DataFrame, order, names: List[str],
     row = F.struct(*[quoted(n) for n in names])
     df = df.withColumn("__new", F.when(F.col(present), row) if present else row)
     df = df.withColumn("__old", F.lag("__new").over(order))
+    return changes(df, names, compared)
+
+
+def changes(df: DataFrame, names: List[str], compared: Optional[List[str]] = None
+            ) -> DataFrame:
+    """The changes of records that carry their row after (``__new``, NULL: none) and before
+    (``__old``, NULL: none) them, as ``retractions`` describes."""
     base = F.col(SUB) * 2 if SUB in df.columns else F.lit(0)
     first = F.array(F.struct(F.col("__new").alias("row"), F.lit(INSERT).alias("op"),
                              base.alias("sub")))
