@@ -247,6 +247,25 @@ class ValueStateImpl(_Handle, api.ValueState):
             self._write(value)
 
 
+class ListView:
+    """What ``ListState.get()`` returns, as PyFlink's does: an iterable over the key's list
+    that sees the ``add``s made after it (it is the key's cached list, which they append
+    to), and is true even when the list is empty (it has no length)."""
+
+    __slots__ = ("_state", "_items")
+
+    def __init__(self, state: "ListStateImpl", items: Optional[list]):
+        self._state = state
+        self._items = items  # None: the state was empty; read again when iterated
+
+    def __iter__(self):
+        items = self._items
+        if items is None:
+            items = self._state._read()
+            items = [] if items is _MISSING else items
+        return iter(list(items))
+
+
 class ListStateImpl(_Handle, api.ListState):
     def _elem_type(self):
         return self._descriptor.type_info.element_type \
@@ -254,7 +273,7 @@ class ListStateImpl(_Handle, api.ListState):
 
     def get(self):
         v = self._read()
-        return [] if v is _MISSING else list(v)  # a snapshot: later adds change the cache
+        return ListView(self, None if v is _MISSING else v)
 
     def add(self, value) -> None:
         if value is None and not isinstance(self._elem_type(), PickledBytesTypeInfo):

@@ -321,8 +321,8 @@ class WindowOperator(KeyedProcessFunction):
         if result.is_fire():
             value = contents.get()
             listed = isinstance(self.contents_descriptor, ListStateDescriptor)
-            if value if listed else value is not None:
-                elements = list(value) if listed else [value]
+            elements = list(value) if listed else [] if value is None else [value]
+            if elements:
                 key = None if self.key_of_all else self._ctx.get_current_key()
                 context = WindowContext(self, window)
                 stamp = window.max_timestamp()
