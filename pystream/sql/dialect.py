@@ -2,7 +2,8 @@
 ``PARTITIONED BY``) with Flink's differences.
 
 * strings escape a quote by doubling it (``'it''s'``), never with a backslash;
-* types ``STRING``, ``BYTES``, ``TIMESTAMP_LTZ(p)``, ``ROW<a INT>``, ``MULTISET<T>``;
+* types ``STRING``, ``BYTES``, ``TIMESTAMP_LTZ(p)``, ``ROW<a INT>``, ``MULTISET<T>`` (an
+  ARRAY node whose ``meta["multiset"]`` is set);
 * ``CREATE TABLE`` columns: ``c AS expr`` (computed), ``m ... METADATA [FROM 'k'] [VIRTUAL]``,
   ``WATERMARK FOR ts AS expr``, ``PRIMARY KEY (k) NOT ENFORCED``, ``WITH ('k' = 'v')``;
 * window table functions in FROM: ``TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL ...))``
@@ -27,6 +28,11 @@ __all__ = ["Flink", "WindowTVF", "LateralTable", "MetadataColumnConstraint",
 WatermarkColumnConstraint = exp.WatermarkColumnConstraint
 WINDOW_FUNCTIONS = ("TUMBLE", "HOP", "CUMULATE", "SESSION")
 
+
+
+def _says_multiset(token) -> bool:
+    """Whether a token of a type is the word MULTISET (the tokenizer reads it as ARRAY)."""
+    return token is not None and token.text.upper() == "MULTISET"
 
 class WindowTVF(exp.Expression):
     """``TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), size [, offset]))``: ``this`` the kind
@@ -94,12 +100,16 @@ class FlinkParser(Spark.Parser):
         Spark's extends, turns them into STRING outside table schemas); a type inside another
         may say NOT NULL (``ARRAY<INT NOT NULL>``: the node's ``nullable`` is False)."""
         self._type_depth = getattr(self, "_type_depth", 0) + 1
+        first = self._curr
         try:
             node = Parser._parse_types(self, check_func=check_func, schema=schema,
                                        allow_identifiers=allow_identifiers,
                                        with_collation=with_collation)
         finally:
             self._type_depth -= 1
+        if isinstance(node, exp.DataType) and node.this == exp.DataType.Type.ARRAY and (
+                _says_multiset(first) or _says_multiset(self._prev)):  # MULTISET<T>, T MULTISET
+            node.meta["multiset"] = True
         if isinstance(node, exp.DataType) and self._type_depth and \
                 self._match_text_seq("NOT", "NULL"):
             node.set("nullable", False)

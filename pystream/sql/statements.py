@@ -216,7 +216,7 @@ def _describe(t_env, node: exp.Describe) -> TableResult:
     rows = []
     for f in rel.schema:
         t = f.data_type
-        rows.append((f.name, f.summary().replace(" NOT NULL", ""), t.is_nullable,
+        rows.append((f.name, replace(f, data_type=t.nullable()).summary(), t.is_nullable,
                      "PRI(%s)" % ", ".join(key) if f.name in key else "",
                      _extras(declared.get(f.name)),
                      _quoted_sql(watermark[1]) if watermark and watermark[0] == f.name
@@ -224,7 +224,7 @@ def _describe(t_env, node: exp.Describe) -> TableResult:
     types = [DataTypes.STRING(), DataTypes.STRING(), DataTypes.BOOLEAN(), DataTypes.STRING(),
              DataTypes.STRING(), DataTypes.STRING()]
     return TableResult.of_rows(["name", "type", "null", "key", "extras", "watermark"], types,
-                               rows)
+                               rows, max_column_width=None)  # (Flink cuts no cell of it)
 
 
 def _extras(column) -> str:

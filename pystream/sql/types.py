@@ -61,7 +61,9 @@ def _data_type(node: exp.DataType) -> DataType:
         params = _params(node) or [10, 0]
         return DataTypes.DECIMAL(params[0], params[1] if len(params) > 1 else 0)
     if kind == D.ARRAY:
-        return DataTypes.ARRAY(data_type_from_sql(node.expressions[0]))
+        element = data_type_from_sql(node.expressions[0])
+        return DataTypes.MULTISET(element) if node.meta.get("multiset") else \
+            DataTypes.ARRAY(element)
     if kind == D.MAP:
         return DataTypes.MAP(data_type_from_sql(node.expressions[0]),
                              data_type_from_sql(node.expressions[1]))

@@ -8,6 +8,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Set
 
 from pyspark.sql import Column, DataFrame, Window
 from pyspark.sql import functions as F
+from pyspark.sql import types as st
 
 from pystream.compiler.expressions import quoted, to_column
 from pystream.errors import UnsupportedFeatureError
@@ -130,12 +131,20 @@ def changes(df: DataFrame, names: List[str], compared: Optional[List[str]] = Non
     if compared is None:
         emitted = emitted.otherwise(update)
     else:
-        old, new = [F.struct(*[F.col(side)[c].alias(c) for c in compared])
-                    for side in ("__old", "__new")]
+        maps = {f.name for f in df.schema["__new"].dataType.fields
+                if isinstance(f.dataType, st.MapType)}
+        old, new = [F.struct(*[_comparable(F.col(side)[c], c in maps).alias(c)
+                               for c in compared]) for side in ("__old", "__new")]
         emitted = emitted.when(old != new, update)
     exploded = df.select(F.explode(emitted).alias("__e"), F.col(SEQ))
     return exploded.select(*[F.col("__e.row")[n].alias(n) for n in names], F.col(SEQ),
                            F.col("__e.op").alias(OP), F.col("__e.sub").alias(SUB))
+
+
+def _comparable(value: Column, is_map: bool) -> Column:
+    """``value`` as Spark compares it: a map (a MULTISET's counts, Spark has no = of maps)
+    as its entries, sorted."""
+    return F.array_sort(F.map_entries(value)) if is_map else value
 
 
 def ordering(o: ex.Ordering, schema) -> Column:
