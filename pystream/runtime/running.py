@@ -19,7 +19,7 @@ A total is one of:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterator, List, Optional, Tuple
 
 import numpy as np
@@ -76,26 +76,21 @@ class RunningTotals:
         for total in self.totals:
             column = batch.column(total.column)
             before_chunk = carried.totals.get(total.name) if continues else None
-            if total.kind == "sum":
-                values = column.fill_null(0).to_numpy()
-                after = _running_sum(values, segment, first_of_segment,
-                                     before_chunk if before_chunk is not None else 0)
-                before = _shifted(after, starts, before_chunk, 0)
-                out[total.name], out[total.name + BEFORE] = pa.array(after), pa.array(before)
-            elif total.kind == "first":
-                kept = carried.seen.get(total.name, set()) if continues else set()
-                flags, seen[total.name] = _firsts(column, segment, starts, kept)
-                after = _running_sum(flags, segment, first_of_segment,
-                                     before_chunk if before_chunk is not None else 0)
-                before = _shifted(after, starts, before_chunk, 0)
-                out[total.name], out[total.name + BEFORE] = pa.array(after), pa.array(before)
-            else:
+            if total.kind in ("max", "min"):
                 after, before = _running_extreme(column, segment, starts, total.kind,
                                                  before_chunk)
-                out[total.name], out[total.name + BEFORE] = after, before
                 totals[total.name] = after.slice(n - 1, 1)
-                continue
-            totals[total.name] = after[-1]
+            else:
+                if total.kind == "sum":
+                    values = column.fill_null(0).to_numpy()
+                else:  # first
+                    kept = carried.seen.get(total.name, set()) if continues else set()
+                    values, seen[total.name] = _firsts(column, segment, starts, kept)
+                running = _running_sum(values, segment, first_of_segment, before_chunk or 0)
+                before_running = _shifted(running, starts, before_chunk, 0)
+                after, before = pa.array(running), pa.array(before_running)
+                totals[total.name] = running[-1]
+            out[total.name], out[total.name + BEFORE] = after, before
         carried.key, carried.totals, carried.seen = self._key(batch, n - 1), totals, seen
         return pa.RecordBatch.from_pydict(out)
 
@@ -103,14 +98,14 @@ class RunningTotals:
         return tuple(batch.column(k)[row].as_py() for k in self.keys)
 
 
+@dataclass
 class _Carried:
     """What the next chunk needs of the group the last chunk ended in: its key, its totals
     and the values each ``first`` total has seen."""
 
-    def __init__(self):
-        self.key: Optional[tuple] = None
-        self.totals: dict = {}
-        self.seen: dict = {}
+    key: Optional[tuple] = None
+    totals: dict = field(default_factory=dict)
+    seen: dict = field(default_factory=dict)
 
 
 def _gathered(batches: Iterator[pa.RecordBatch], rows: int) -> Iterator[pa.RecordBatch]:

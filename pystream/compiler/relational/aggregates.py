@@ -125,8 +125,9 @@ def _runs_in_batches(node: ops.Aggregate, schema: Schema) -> bool:
         if not isinstance(call, ex.Call) or isinstance(call, ex.UserCall) or len(call.args) > 1:
             return False
         arg_type = type_of(call.args[0], schema) if call.args else None
-        if call.name == "count" and not (call.distinct and not isinstance(
-                arg_type, IN_BATCH_KEYS)):
+        if call.name == "count":  # of DISTINCT values that compare as they are
+            if call.distinct and not isinstance(arg_type, IN_BATCH_KEYS):
+                return False
             continue
         if call.distinct or not call.args:
             return False
