@@ -1,7 +1,7 @@
 """``Configuration``: string key/value pairs, as in PyFlink."""
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Set
+from typing import Any, Dict, List, Optional, Set
 
 from pystream.util.exceptions import IllegalArgumentException
 
@@ -26,6 +26,9 @@ class Configuration:
 
     def __init__(self, other: Optional["Configuration"] = None):
         self._data: Dict[str, str] = dict(other._data) if other is not None else {}
+        # the values the typed setters took, as Flink's Configuration keeps its objects
+        # (``add_all_to_dict`` gives them back)
+        self._typed: Dict[str, Any] = dict(other._typed) if other is not None else {}
 
     @classmethod
     def from_dict(cls, map: Dict[str, str]) -> "Configuration":
@@ -39,6 +42,12 @@ class Configuration:
 
     def set_string(self, key: str, value: str) -> "Configuration":
         self._data[key] = str(value)
+        self._typed.pop(key, None)
+        return self
+
+    def _set_typed(self, key: str, text: str, value: Any) -> "Configuration":
+        self.set_string(key, text)
+        self._typed[key] = value
         return self
 
     @staticmethod
@@ -67,36 +76,41 @@ class Configuration:
             raise IllegalArgumentException.unparsed(key, self._data[key]) from None
 
     def set_integer(self, key: str, value: int) -> "Configuration":
-        return self.set_string(key, str(int(value)))
+        return self._set_typed(key, str(int(value)), int(value))
 
     def get_boolean(self, key: str, default_value: bool) -> bool:
         return self._parsed(key, _boolean, default_value)
 
     def set_boolean(self, key: str, value: bool) -> "Configuration":
-        return self.set_string(key, "true" if value else "false")
+        return self._set_typed(key, "true" if value else "false", bool(value))
 
     def get_float(self, key: str, default_value: float) -> float:
         value = self._parsed(key, float, default_value)
         return value if value is None else float(value)
 
     def set_float(self, key: str, value: float) -> "Configuration":
-        return self.set_string(key, repr(float(value)))
+        return self._set_typed(key, repr(float(value)), float(value))
 
     def get_bytearray(self, key: str, default_value: bytearray) -> bytearray:
         return bytearray(self._data[key], "latin-1") if key in self._data else default_value
 
     def set_bytearray(self, key: str, value: bytearray) -> "Configuration":
-        return self.set_string(key, bytes(value).decode("latin-1"))
+        return self._set_typed(key, bytes(value).decode("latin-1"), bytes(value))
 
     def key_set(self) -> Set[str]:
         return set(self._data)
 
     def add_all_to_dict(self, target_dict: Dict) -> None:
-        target_dict.update(self._data)
+        """Puts every entry into ``target_dict``: the value a typed setter took (an int, a
+        bool, a float, bytes), else the string."""
+        target_dict.update({k: self._typed.get(k, v) for k, v in self._data.items()})
 
     def add_all(self, other: "Configuration", prefix: Optional[str] = None) -> "Configuration":
         for k, v in other._data.items():
             self._data[(prefix or "") + k] = v
+            self._typed.pop((prefix or "") + k, None)
+        for k, v in other._typed.items():
+            self._typed[(prefix or "") + k] = v
         return self
 
     def contains_key(self, key: str) -> bool:
@@ -106,6 +120,7 @@ class Configuration:
         return dict(self._data)
 
     def remove_config(self, key: str) -> bool:
+        self._typed.pop(key, None)
         return self._data.pop(key, None) is not None
 
     def __eq__(self, other):
