@@ -17,6 +17,7 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import re
 import shutil
 import socket
 import tempfile
@@ -88,11 +89,37 @@ def make_job_target(job_id: str) -> MetricsTarget:
     global _ROOT
     with _LOCK:
         if _ROOT is None:
-            _ROOT = tempfile.mkdtemp(prefix="pystream-metrics-")
+            remove_orphaned_directories()
+            _ROOT = tempfile.mkdtemp(prefix="%s%d-" % (ROOT_PREFIX, os.getpid()))
             atexit.register(shutil.rmtree, _ROOT, True)
     directory = os.path.join(_ROOT, job_id)
     os.makedirs(directory, exist_ok=True)
     return MetricsTarget(directory)
+
+
+def remove_orphaned_directories() -> None:
+    """Removes this user's directories of metrics whose driver process is gone: one that was
+    killed never ran its ``atexit`` removal."""
+    base = tempfile.gettempdir()
+    for name in os.listdir(base):
+        found = re.match(re.escape(ROOT_PREFIX) + r"(\d+)-", name)
+        path = os.path.join(base, name)
+        try:
+            if not found or os.stat(path).st_uid != os.getuid() or _alive(int(found.group(1))):
+                continue
+        except OSError:  # gone already
+            continue
+        shutil.rmtree(path, True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process of that number
+        return True
+    return True
 
 
 def combined(reports) -> Dict[str, object]:
@@ -186,6 +213,7 @@ def _safe_repr(read) -> str:
 _LOCK = threading.RLock()
 _REPORTERS: Dict[str, WorkerReporter] = {}  # this worker's, by job directory
 _ROOT: Optional[str] = None  # the driver's directory of jobs' metrics
+ROOT_PREFIX = "pystream-metrics-"  # then the driver's process id
 _WRITER: Optional[threading.Thread] = None
 
 
