@@ -44,6 +44,7 @@ from pystream.compiler.relational.frames import (
     retractions,
     translate,
 )
+from pystream.compiler.relational.scans import SAMPLE_ROWS
 from pystream.errors import UnsupportedFeatureError
 from pystream.relational import expressions as ex
 from pystream.relational import operations as ops
@@ -139,8 +140,7 @@ def _runs_in_batches(node: ops.Aggregate, schema: Schema) -> bool:
     return True
 
 
-SAMPLE_ROWS = 10000  # the leading rows of an aggregate's input whose groups are counted
-ROWS_PER_GROUP = 100  # rows of a group in them from which it is big
+ROWS_PER_GROUP = 100  # rows of a group in the sample (scans.SAMPLE_ROWS) that make it big
 
 
 def _holds_big_groups(node: ops.Aggregate, df: DataFrame, keys: List[Column]) -> bool:

@@ -119,7 +119,7 @@ def shared_scan_frame(node: ops.ConnectorScan, ctx: Context) -> Frame:
     return connector_scan_frame(node, ctx) if shared is None else shared
 
 
-SAMPLE_ROWS = 10000  # the leading rows of a table read once whose share kept is measured
+SAMPLE_ROWS = 10000  # the leading rows a sample reads (read once's share kept, big groups)
 MOST_KEPT = 0.25
 
 
